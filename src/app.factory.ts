@@ -1,0 +1,61 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import helmet from 'helmet';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { JsonLogger } from './common/logging/json-logger.js';
+import { requestIdMiddleware } from './common/http/request-id.middleware.js';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
+import { MetricsService } from './metrics/metrics.service.js';
+
+/**
+ * Builds the whole HTTP application exactly as production runs it; main.ts listens on it and
+ * the e2e tests drive it, so both exercise the same middleware, pipes and filters.
+ */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: new JsonLogger(config.logLevel),
+  });
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestIdMiddleware);
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.use(
+    helmet({
+      // Swagger UI runs an inline initialiser and styles; the API itself serves JSON and SSE.
+      contentSecurityPolicy: {
+        directives: {
+          scriptSrc: ["'self'", "'unsafe-inline'"],
+          styleSrc: ["'self'", "'unsafe-inline'", 'https:'],
+          imgSrc: ["'self'", 'data:', 'https:'],
+        },
+      },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.enableCors({
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  });
+  app.use(express.json({ limit: config.bodyLimitBytes }));
+  setupSwagger(app);
+  app.enableShutdownHooks();
+  return app;
+}
+
+function setupSwagger(app: NestExpressApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('arbitrage-monitor')
+      .setDescription(
+        'Live cross-exchange arbitrage monitoring. Errors share one body: `{ statusCode, message, error }`. ' +
+          'Streams are Server-Sent Events (`data: <JSON>` frames).',
+      )
+      .setVersion('1')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+}

@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { FailureMessageInterceptor } from './common/errors/failure-message.interceptor.js';
+import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
+import { DatabaseModule } from './database/database.module.js';
+import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
+import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, MetricsModule, HealthModule, FavoriteCryptosModule],
+      providers: [
+        { provide: APP_PIPE, useClass: AppValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: FailureMessageInterceptor },
+      ],
+    };
+  }
+}

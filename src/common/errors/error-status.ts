@@ -1,0 +1,37 @@
+import { HttpStatus } from '@nestjs/common';
+import { ErrorCode } from './app-error.js';
+
+export function statusOf(code: ErrorCode): HttpStatus {
+  switch (code) {
+    case ErrorCode.InvalidRequest:
+      return HttpStatus.BAD_REQUEST;
+    case ErrorCode.NotFound:
+      return HttpStatus.NOT_FOUND;
+    case ErrorCode.Conflict:
+      return HttpStatus.CONFLICT;
+    case ErrorCode.PayloadTooLarge:
+      return HttpStatus.PAYLOAD_TOO_LARGE;
+    case ErrorCode.RateLimited:
+      return HttpStatus.TOO_MANY_REQUESTS;
+    case ErrorCode.Internal:
+      return HttpStatus.INTERNAL_SERVER_ERROR;
+    case ErrorCode.Unavailable:
+      return HttpStatus.SERVICE_UNAVAILABLE;
+  }
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}

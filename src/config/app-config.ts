@@ -1,0 +1,19 @@
+/** The validated, typed configuration every module receives through `APP_CONFIG`. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  corsOrigins: '*' | string[];
+  trustProxy: boolean;
+  database: DatabaseConfig;
+  bodyLimitBytes: number;
+}
+
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; path: string };
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

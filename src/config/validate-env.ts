@@ -1,0 +1,46 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { APP_CONFIG, type AppConfig } from './app-config.js';
+import { EnvDto } from './env.dto.js';
+
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment: ${problems.join('; ')}`);
+    this.name = 'InvalidEnvironmentError';
+  }
+}
+
+/** Validates the raw environment; throws naming every bad variable and its rule. */
+export function validateEnv(raw: Record<string, string | undefined>): EnvDto {
+  const known = Object.keys(new EnvDto());
+  const defined = Object.fromEntries(
+    Object.entries(raw).filter(([key, value]) => value !== undefined && value !== '' && known.includes(key)),
+  );
+  const env = plainToInstance(EnvDto, defined);
+  const errors = validateSync(env, { whitelist: true, stopAtFirstError: true });
+  if (errors.length > 0) {
+    throw new InvalidEnvironmentError(errors.flatMap((e) => Object.values(e.constraints ?? {})));
+  }
+  return env;
+}
+
+export function toAppConfig(env: EnvDto): AppConfig {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    corsOrigins: env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(','),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL }
+      : { kind: 'pglite', path: env.DB_PATH },
+    bodyLimitBytes: 1024 * 1024,
+  };
+}
+
+/** The one place that reads `process.env`. Overrides let tests configure an app in-process. */
+export function loadConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
+  return toAppConfig(validateEnv({ ...process.env, ...overrides }));
+}
+
+export { APP_CONFIG };

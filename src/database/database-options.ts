@@ -1,0 +1,28 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { createPgliteDriver } from './pglite-driver.js';
+
+/**
+ * One dialect, one set of migrations: PostgreSQL when DATABASE_URL is set, else embedded
+ * PGlite behind TypeORM's postgres driver (D12). Migrations run at start; never synchronize.
+ */
+export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+  const common = {
+    type: 'postgres' as const,
+    entities,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    // gen_random_uuid() is core since PostgreSQL 13; no extension is needed on either engine.
+    installExtensions: false,
+    logging: ['error' as const],
+  };
+  switch (db.kind) {
+    case 'postgres':
+      return { ...common, url: db.url, poolSize: 10 };
+    case 'pglite':
+      return { ...common, driver: createPgliteDriver(db.path), database: 'postgres' };
+  }
+}

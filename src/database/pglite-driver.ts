@@ -1,0 +1,155 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * A minimal `pg` look-alike that TypeORM's postgres driver accepts as `driver`, backed by one
+ * embedded PGlite session.
+ *
+ * PGlite has exactly one session, so the pool holds ONE client and lends it to one query runner
+ * at a time; others wait in FIFO order. Sharing the session between runners (what the
+ * `typeorm-pglite` package does) interleaves their transactions, so one runner's ROLLBACK or
+ * COMMIT ends another's work and committed rows get lost.
+ */
+type ConnectCallback = (err: Error | null, client?: PgliteClient, release?: (err?: unknown) => void) => void;
+
+type QueryInput = string | { text: string; values?: unknown[] };
+type QueryCallback = (err: Error | null, result?: PgResult) => void;
+
+interface PgResult {
+  rows: unknown[];
+  rowCount: number;
+  command: string;
+  fields: { name: string; dataTypeID: number }[];
+}
+
+export class PgliteClient extends EventEmitter {
+  constructor(private readonly db: PGlite) {
+    super();
+  }
+
+  /** pg's signatures: (text, values?) returning a promise, or with a trailing callback. */
+  query(sql: QueryInput, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<PgResult> | undefined {
+    const cb = typeof params === 'function' ? params : callback;
+    const values = typeof params === 'function' ? undefined : params;
+    const result = this.run(sql, values);
+    if (!cb) return result;
+    result.then(
+      (r) => cb(null, r),
+      (err: unknown) => cb(err instanceof Error ? err : new Error(String(err))),
+    );
+    return undefined;
+  }
+
+  private async run(sql: QueryInput, params?: unknown[]): Promise<PgResult> {
+    const text = typeof sql === 'string' ? sql : sql.text;
+    const values = typeof sql === 'string' ? params : (sql.values ?? params);
+    if (values && values.length > 0) {
+      return toPgResult(await this.db.query(text, values), text);
+    }
+    // Without parameters, use the simple protocol so multi-statement SQL (migrations) works.
+    const results = await this.db.exec(text);
+    const last = results[results.length - 1];
+    return last ? toPgResult(last, text) : { rows: [], rowCount: 0, command: commandOf(text), fields: [] };
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+function toPgResult(
+  r: { rows: unknown[]; affectedRows?: number; rowCount?: number; command?: string; fields: PgResult['fields'] },
+  text: string,
+): PgResult {
+  const command = (r.command ?? commandOf(text)).toUpperCase();
+  const rowCount = command === 'SELECT' ? r.rows.length : (r.rowCount ?? r.affectedRows ?? r.rows.length);
+  return { rows: r.rows, rowCount, command, fields: r.fields };
+}
+
+function commandOf(sql: string): string {
+  return (/^\s*(\w+)/.exec(sql)?.[1] ?? '').toUpperCase();
+}
+
+export class PglitePool extends EventEmitter {
+  private readonly waiting: ConnectCallback[] = [];
+  private busy = false;
+  private ended = false;
+  private readonly client: Promise<PgliteClient>;
+
+  constructor(private readonly dataDir: string) {
+    super();
+    this.client = this.open();
+  }
+
+  private async open(): Promise<PgliteClient> {
+    if (this.dataDir !== ':memory:') fs.mkdirSync(this.dataDir, { recursive: true });
+    const db = await PGlite.create(this.dataDir === ':memory:' ? undefined : this.dataDir);
+    return new PgliteClient(db);
+  }
+
+  /** Lends the session to `callback`; it stays lent until `release` is called. */
+  connect(callback: ConnectCallback): void {
+    if (this.ended) {
+      callback(new Error('Pool is closed'));
+      return;
+    }
+    this.waiting.push(callback);
+    this.lendNext();
+  }
+
+  private lendNext(): void {
+    if (this.busy) return;
+    const next = this.waiting.shift();
+    if (!next) return;
+    this.busy = true;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.busy = false;
+      this.lendNext();
+    };
+    this.client.then(
+      (client) => next(null, client, release),
+      (err: unknown) => {
+        release();
+        next(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  }
+
+  async end(callback?: (err?: Error) => void): Promise<void> {
+    this.ended = true;
+    try {
+      const client = await this.client;
+      await client.close();
+      callback?.();
+    } catch (err) {
+      callback?.(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  get totalCount(): number {
+    return 1;
+  }
+
+  get idleCount(): number {
+    return this.busy ? 0 : 1;
+  }
+
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+}
+
+/** The object passed as TypeORM's `driver` option; each TypeORM pool opens its own PGlite. */
+export function createPgliteDriver(dataDir: string): { Pool: new () => PglitePool } {
+  return {
+    Pool: class extends PglitePool {
+      constructor() {
+        super(dataDir);
+      }
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The database of one test file. With DATABASE_URL set (npm run test:pg) each file gets a fresh
+ * PostgreSQL database on that server, dropped afterwards; otherwise an in-memory PGlite.
+ */
+export interface TestDatabase {
+  env: Record<string, string | undefined>;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { env: { DATABASE_URL: undefined, DB_PATH: ':memory:' }, drop: async () => {} };
+  const name = `am_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  await withAdmin(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: () => withAdmin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+async function withAdmin(url: string, fn: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
