@@ -2,6 +2,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { createPgliteDriver } from './pglite-driver.js';
+import { TypeOrmLogger } from './typeorm-logger.js';
 
 /**
  * One dialect, one set of migrations: PostgreSQL when DATABASE_URL is set, else embedded
@@ -17,7 +18,8 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
     synchronize: false,
     // gen_random_uuid() is core since PostgreSQL 13; no extension is needed on either engine.
     installExtensions: false,
-    logging: ['error' as const],
+    logger: new TypeOrmLogger(),
+    maxQueryExecutionTime: 2000,
   };
   switch (db.kind) {
     case 'postgres':
