@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseRfc3339,
+  saoPauloDayOf,
+  saoPauloDayResolver,
+  saoPauloEndOfDay,
+  saoPauloStartOfDay,
+  toSaoPauloRfc3339,
+} from './sao-paulo.js';
+
+describe('São Paulo day math', () => {
+  it('today (no DST since 2019): midnight is 03:00 UTC', () => {
+    expect(saoPauloStartOfDay('2026-03-01').toISOString()).toBe('2026-03-01T03:00:00.000Z');
+    expect(saoPauloEndOfDay('2026-03-01').toISOString()).toBe('2026-03-02T03:00:00.000Z');
+  });
+
+  it('an instant just before and just after São Paulo midnight falls on different days', () => {
+    expect(saoPauloDayOf(new Date('2026-03-02T02:59:59.999Z'))).toBe('2026-03-01');
+    expect(saoPauloDayOf(new Date('2026-03-02T03:00:00.000Z'))).toBe('2026-03-02');
+  });
+
+  it('2018 summer time (-02:00): midnight is 02:00 UTC', () => {
+    expect(saoPauloStartOfDay('2018-01-15').toISOString()).toBe('2018-01-15T02:00:00.000Z');
+    expect(saoPauloDayOf(new Date('2018-01-16T01:30:00Z'))).toBe('2018-01-15');
+    expect(saoPauloDayOf(new Date('2018-01-16T02:30:00Z'))).toBe('2018-01-16');
+  });
+
+  it('2018-02-17, the day DST ended, lasted 25 hours', () => {
+    const start = saoPauloStartOfDay('2018-02-17');
+    const end = saoPauloEndOfDay('2018-02-17');
+    expect(start.toISOString()).toBe('2018-02-17T02:00:00.000Z');
+    expect(end.toISOString()).toBe('2018-02-18T03:00:00.000Z');
+    expect(saoPauloDayOf(new Date('2018-02-18T02:30:00Z'))).toBe('2018-02-17');
+  });
+
+  it('2018-11-04, the day DST began, had no midnight: it started at 01:00 local (03:00 UTC) and lasted 23 hours', () => {
+    expect(saoPauloStartOfDay('2018-11-04').toISOString()).toBe('2018-11-04T03:00:00.000Z');
+    expect(saoPauloEndOfDay('2018-11-04').toISOString()).toBe('2018-11-05T02:00:00.000Z');
+    expect(saoPauloDayOf(new Date('2018-11-04T02:59:59Z'))).toBe('2018-11-03');
+  });
+
+  it('formats RFC 3339 with the offset in force at that instant', () => {
+    expect(toSaoPauloRfc3339(new Date('2026-03-01T12:30:00Z'))).toBe('2026-03-01T09:30:00-03:00');
+    expect(toSaoPauloRfc3339(new Date('2018-01-15T12:30:00.250Z'))).toBe('2018-01-15T10:30:00.250-02:00');
+  });
+
+  it('parses RFC 3339 with an offset or Z, and rejects anything else', () => {
+    expect(parseRfc3339('2026-03-01T09:30:00-03:00')?.toISOString()).toBe('2026-03-01T12:30:00.000Z');
+    expect(parseRfc3339('2026-03-01T12:30:00.5Z')?.toISOString()).toBe('2026-03-01T12:30:00.500Z');
+    for (const bad of ['2026-03-01', '2026-03-01T09:30:00', 'yesterday', '2026-02-30T00:00:00Z', '2026-03-01T25:00:00Z']) {
+      expect(parseRfc3339(bad)).toBeUndefined();
+    }
+  });
+
+  it('the cached resolver agrees with saoPauloDayOf across DST changes', () => {
+    const resolve = saoPauloDayResolver();
+    const from = Date.parse('2018-02-15T00:00:00Z');
+    for (let t = from; t < from + 10 * 86_400_000; t += 1_800_000) {
+      expect(resolve(t)).toBe(saoPauloDayOf(t));
+    }
+  });
+});
