@@ -4,6 +4,7 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { FailureMessageInterceptor } from './common/errors/failure-message.interceptor.js';
+import { SseModule } from './common/sse/sse.module.js';
 import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
@@ -15,7 +16,14 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, MetricsModule, HealthModule, FavoriteCryptosModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        MetricsModule,
+        SseModule,
+        HealthModule,
+        FavoriteCryptosModule,
+      ],
       providers: [
         { provide: APP_PIPE, useClass: AppValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

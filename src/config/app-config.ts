@@ -1,3 +1,6 @@
+import type { SseConfig } from '../common/sse/sse-config.js';
+import type { MarketDataConfig } from './market-data-config.js';
+
 /** The validated, typed configuration every module receives through `APP_CONFIG`. */
 export interface AppConfig {
   port: number;
@@ -7,6 +10,8 @@ export interface AppConfig {
   trustProxy: boolean;
   database: DatabaseConfig;
   bodyLimitBytes: number;
+  sse: SseConfig;
+  marketData: MarketDataConfig;
 }
 
 export type DatabaseConfig =

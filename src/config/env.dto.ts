@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { LOG_LEVELS, type LogLevel } from './app-config.js';
+import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -44,4 +45,89 @@ export class EnvDto {
   @IsOptional()
   @IsIn(['0', '1', 'true', 'false'], { message: 'TRUST_PROXY must be 0, 1, true or false' })
   TRUST_PROXY: string = '0';
+
+  // --- Market data (D5, D8, D12) ---
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'ENABLED_WEBSOCKET must be 0, 1, true or false' })
+  ENABLED_WEBSOCKET: string = '0';
+
+  @IsOptional()
+  @IsExchangeList({ message: 'EXCHANGES must be a comma list of binance, bybit, okx, gate, bitget' })
+  EXCHANGES?: string = undefined;
+
+  @IsOptional()
+  @IsSymbolList({ message: 'SYMBOLS must be auto or a comma list of tickers such as BTC-USDT or BTCUSDT' })
+  SYMBOLS: string = 'auto';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_SYMBOLS must be an integer from 1 to 5000' })
+  @Min(1, { message: 'MAX_SYMBOLS must be an integer from 1 to 5000' })
+  @Max(5000, { message: 'MAX_SYMBOLS must be an integer from 1 to 5000' })
+  MAX_SYMBOLS: number = 300;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'MARKET_SIMULATOR_URL must be an http:// URL' })
+  MARKET_SIMULATOR_URL?: string = undefined;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MARKET_SILENCE_TIMEOUT_MS must be an integer of at least 100' })
+  @Min(100, { message: 'MARKET_SILENCE_TIMEOUT_MS must be an integer of at least 100' })
+  MARKET_SILENCE_TIMEOUT_MS: number = 30_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MARKET_RECONNECT_BASE_MS must be an integer of at least 10' })
+  @Min(10, { message: 'MARKET_RECONNECT_BASE_MS must be an integer of at least 10' })
+  MARKET_RECONNECT_BASE_MS: number = 1000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MARKET_RECONNECT_MAX_MS must be an integer of at least 10' })
+  @Min(10, { message: 'MARKET_RECONNECT_MAX_MS must be an integer of at least 10' })
+  MARKET_RECONNECT_MAX_MS: number = 30_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MARKET_VOLUME_REFRESH_MS must be an integer of at least 1000' })
+  @Min(1000, { message: 'MARKET_VOLUME_REFRESH_MS must be an integer of at least 1000' })
+  MARKET_VOLUME_REFRESH_MS: number = 60_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
+  @Min(0, { message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
+  SAMPLE_INTERVAL_MS: number = 5000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SAMPLE_RETENTION_DAYS must be an integer from 1 to 3650' })
+  @Min(1, { message: 'SAMPLE_RETENTION_DAYS must be an integer from 1 to 3650' })
+  @Max(3650, { message: 'SAMPLE_RETENTION_DAYS must be an integer from 1 to 3650' })
+  SAMPLE_RETENTION_DAYS: number = 14;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SSE_MAX_PER_IP must be an integer of at least 1' })
+  @Min(1, { message: 'SSE_MAX_PER_IP must be an integer of at least 1' })
+  SSE_MAX_PER_IP: number = 50;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SSE_MAX_BUFFER_BYTES must be an integer of at least 65536' })
+  @Min(65536, { message: 'SSE_MAX_BUFFER_BYTES must be an integer of at least 65536' })
+  SSE_MAX_BUFFER_BYTES: number = 8 * 1024 * 1024;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SSE_HEARTBEAT_MS must be an integer of at least 100' })
+  @Min(100, { message: 'SSE_HEARTBEAT_MS must be an integer of at least 100' })
+  SSE_HEARTBEAT_MS: number = 15_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SSE_STALL_TIMEOUT_MS must be an integer of at least 100' })
+  @Min(100, { message: 'SSE_STALL_TIMEOUT_MS must be an integer of at least 100' })
+  SSE_STALL_TIMEOUT_MS: number = 30_000;
 }

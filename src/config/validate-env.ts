@@ -1,7 +1,8 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { APP_CONFIG, type AppConfig } from './app-config.js';
 import { EnvDto } from './env.dto.js';
+import { toMarketDataConfig } from './market-data-config.js';
 
 export class InvalidEnvironmentError extends Error {
   constructor(readonly problems: string[]) {
@@ -10,9 +11,15 @@ export class InvalidEnvironmentError extends Error {
   }
 }
 
+/** Every variable EnvDto declares (from its validation metadata, so optional ones count too). */
+export function envVariableNames(): string[] {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvDto, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))];
+}
+
 /** Validates the raw environment; throws naming every bad variable and its rule. */
 export function validateEnv(raw: Record<string, string | undefined>): EnvDto {
-  const known = Object.keys(new EnvDto());
+  const known = envVariableNames();
   const defined = Object.fromEntries(
     Object.entries(raw).filter(([key, value]) => value !== undefined && value !== '' && known.includes(key)),
   );
@@ -35,6 +42,13 @@ export function toAppConfig(env: EnvDto): AppConfig {
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', path: env.DB_PATH },
     bodyLimitBytes: 1024 * 1024,
+    sse: {
+      maxPerIp: env.SSE_MAX_PER_IP,
+      maxBufferBytes: env.SSE_MAX_BUFFER_BYTES,
+      heartbeatMs: env.SSE_HEARTBEAT_MS,
+      stallTimeoutMs: env.SSE_STALL_TIMEOUT_MS,
+    },
+    marketData: toMarketDataConfig(env),
   };
 }
 

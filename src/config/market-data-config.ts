@@ -1,0 +1,86 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
+import { toCanonicalTicker } from '../market-data/ticker.js';
+
+/** Market-data settings (D5, D8, D12), built from the validated environment. */
+export interface MarketDataConfig {
+  /** ENABLED_WEBSOCKET=1: start the feeds; otherwise no connections at all. */
+  websocketEnabled: boolean;
+  exchanges: ExchangeName[];
+  /** 'auto' picks the universe from markets and volumes; else canonical `BASE-QUOTE` tickers. */
+  symbols: 'auto' | string[];
+  maxSymbols: number;
+  simulatorUrl: string | null;
+  /** A connection without data for this long is closed and replaced. */
+  silenceTimeoutMs: number;
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  volumeRefreshMs: number;
+  marketsRefreshMs: number;
+  /** 0 switches the sample recorder off. */
+  sampleIntervalMs: number;
+  sampleRetentionDays: number;
+}
+
+export interface MarketDataEnv {
+  ENABLED_WEBSOCKET: string;
+  EXCHANGES?: string;
+  SYMBOLS: string;
+  MAX_SYMBOLS: number;
+  MARKET_SIMULATOR_URL?: string;
+  MARKET_SILENCE_TIMEOUT_MS: number;
+  MARKET_RECONNECT_BASE_MS: number;
+  MARKET_RECONNECT_MAX_MS: number;
+  MARKET_VOLUME_REFRESH_MS: number;
+  SAMPLE_INTERVAL_MS: number;
+  SAMPLE_RETENTION_DAYS: number;
+}
+
+const splitList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+export function isExchangeList(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const names = splitList(value);
+  return names.length > 0 && names.every((name) => parseExchangeName(name) !== null);
+}
+
+export function isSymbolList(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (value.trim().toLowerCase() === 'auto') return true;
+  const items = splitList(value);
+  return items.length > 0 && items.every((item) => toCanonicalTicker(item) !== null);
+}
+
+export const IsExchangeList = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy({ name: 'isExchangeList', validator: { validate: isExchangeList } }, options);
+
+export const IsSymbolList = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy({ name: 'isSymbolList', validator: { validate: isSymbolList } }, options);
+
+export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
+  const exchanges = env.EXCHANGES
+    ? [...new Set(splitList(env.EXCHANGES).map((name) => parseExchangeName(name) as ExchangeName))]
+    : [...EXCHANGE_NAMES];
+  const symbols =
+    env.SYMBOLS.trim().toLowerCase() === 'auto'
+      ? 'auto'
+      : [...new Set(splitList(env.SYMBOLS).map((item) => toCanonicalTicker(item) as string))];
+  return {
+    websocketEnabled: env.ENABLED_WEBSOCKET === '1' || env.ENABLED_WEBSOCKET === 'true',
+    exchanges,
+    symbols,
+    maxSymbols: env.MAX_SYMBOLS,
+    simulatorUrl: env.MARKET_SIMULATOR_URL ?? null,
+    silenceTimeoutMs: env.MARKET_SILENCE_TIMEOUT_MS,
+    reconnectBaseMs: env.MARKET_RECONNECT_BASE_MS,
+    reconnectMaxMs: env.MARKET_RECONNECT_MAX_MS,
+    volumeRefreshMs: env.MARKET_VOLUME_REFRESH_MS,
+    marketsRefreshMs: 60 * 60 * 1000,
+    sampleIntervalMs: env.SAMPLE_INTERVAL_MS,
+    sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
+  };
+}
