@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { type BacktestParams, type BacktestSample, BacktestEngine, runBacktest, spreadOnBasis } from './backtest.engine.js';
+
+// One sample a minute keeps the hand arithmetic readable: minute m is time m × 60,000 ms,
+// and a gap longer than 3 minutes ends a window.
+const MINUTE = 60_000;
+const at = (minute: number): number => minute * MINUTE;
+
+/** Fees 0.1 % + 0.1 % and 1 USD withdrawal unless overridden: costs on 1,000 USD are 3 USD. */
+function sample(minute: number, gross: number, extra: Partial<BacktestSample> = {}): BacktestSample {
+  return {
+    time: at(minute), grossSpreadPercent: gross, buyFeePercent: 0.1, sellFeePercent: 0.1,
+    withdrawalFeeUsd: 1, feesEstimated: false, executable: true, ...extra,
+  };
+}
+
+/** Consecutive minutes from `from`, one gross spread each. */
+const series = (from: number, grosses: number[], extra: Partial<BacktestSample> = {}): BacktestSample[] =>
+  grosses.map((gross, i) => sample(from + i, gross, extra));
+
+const params = (overrides: Partial<BacktestParams> = {}): BacktestParams => ({
+  basis: 'gross', threshold: 0.5, capital: 1000, transferMinutes: 0, intervalMs: MINUTE, ...overrides,
+});
+
+describe('backtest engine (D9)', () => {
+  it('completed: enters at the window start, exits at the last sample at or before arrival', () => {
+    // Window = minutes 1..4; entry 1, arrival 3; exit gross = minute 3's 0.7.
+    // gross 1000 × 0.7 % = 7; costs 1000 × 0.2 % + 1 = 3; net 4 = 0.4 %.
+    const r = runBacktest(series(0, [0.2, 0.6, 0.8, 0.7, 0.9, 0.3]), params({ transferMinutes: 2 }));
+    expect(r).toMatchObject({ trades: 1, completed: 1, expired: 0, unresolved: 0, skippedBusy: 0, skippedInfeasible: 0, estimatedCosts: 0 });
+    expect(r.grossUsd).toBeCloseTo(7, 10);
+    expect(r.netUsd).toBeCloseTo(4, 10);
+    expect(r.netPercent).toBeCloseTo(0.4, 10);
+    expect(r.winRate).toBe(100);
+    expect(r.history).toHaveLength(1);
+    const [op] = r.history;
+    expect(op).toMatchObject({ entry: at(1), arrival: at(3), status: 'completed', entrySpread: 0.6, exitGrossSpread: 0.7, costsEstimated: false });
+    expect(op?.grossUsd).toBeCloseTo(7, 10);
+    expect(op?.netUsd).toBeCloseTo(4, 10);
+    expect(op?.netPercent).toBeCloseTo(0.4, 10);
+  });
+
+  it('completed when arrival falls between two window samples: the earlier one is the exit', () => {
+    // Samples at minutes 0, 1, 2 (spacing within 3 intervals); transfer 90 s → arrival 1.5.
+    // Minute 2 is at or after arrival → completed; exit = minute 1's 0.9 → gross 9, net 6.
+    const r = runBacktest(series(0, [0.6, 0.9, 0.8]), params({ transferMinutes: 1.5 }));
+    expect(r.history[0]).toMatchObject({ status: 'completed', exitGrossSpread: 0.9 });
+    expect(r.netUsd).toBeCloseTo(6, 10);
+  });
+
+  it('expired: the window closes before arrival; closed at spread 0 and the costs are still paid', () => {
+    // Window 0..1, transfer 5 → arrival 5; it ends at minute 2 (0.1 < 0.5), and history goes on.
+    const r = runBacktest(series(0, [0.6, 0.7, 0.1, 0.1]), params({ transferMinutes: 5 }));
+    expect(r).toMatchObject({ trades: 1, completed: 0, expired: 1, unresolved: 0, grossUsd: 0, winRate: 0 });
+    expect(r.netUsd).toBeCloseTo(-3, 10);
+    expect(r.netPercent).toBeCloseTo(-0.3, 10);
+    expect(r.history[0]).toMatchObject({ entry: at(0), arrival: at(5), status: 'expired', exitGrossSpread: 0, grossUsd: 0 });
+    expect(r.history[0]?.netUsd).toBeCloseTo(-3, 10);
+    expect(r.history[0]?.netPercent).toBeCloseTo(-0.3, 10);
+  });
+
+  it('unresolved: still in transit with the window open at the end of history; excluded from the aggregates', () => {
+    // Expired op first (window 0, arrival 2 never reached: minute 1 is below), then window 2..3
+    // holds the last sample and its arrival (minute 7) is beyond it.
+    const r = runBacktest(series(0, [0.6, 0.1, 0.7, 0.8]), params({ transferMinutes: 2, threshold: 0.5 }));
+    expect(r).toMatchObject({ trades: 2, completed: 0, expired: 1, unresolved: 1 });
+    expect(r.netUsd).toBeCloseTo(-3, 10); // the expired one only
+    expect(r.netPercent).toBeCloseTo(-0.3, 10);
+    expect(r.winRate).toBe(0); // 0 wins of 1 settled; the unresolved one does not count
+    expect(r.history[1]).toEqual({
+      entry: at(2), arrival: at(4), status: 'unresolved', entrySpread: 0.7,
+      exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null, costsEstimated: false,
+    });
+  });
+
+  it('unresolved alone: aggregates are 0 and the win rate is 0', () => {
+    const r = runBacktest(series(0, [0.1, 0.6, 0.7]), params({ transferMinutes: 5 }));
+    expect(r).toMatchObject({ trades: 1, unresolved: 1, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0 });
+  });
+
+  it('skipped busy: a window that passes entirely while the capital is in transit', () => {
+    // A = 0..1 enters at 0, arrival 10 → expired at minute 2. B = 3..4 ends in transit → busy.
+    // C = 11..12 enters at 11 (free since 10), arrival 21, ends at 13 → expired.
+    const history = [...series(0, [0.6, 0.6, 0.1, 0.7, 0.7]), ...series(5, Array<number>(6).fill(0.1)), ...series(11, [0.8, 0.8, 0.1])];
+    const r = runBacktest(history, params({ transferMinutes: 10 }));
+    expect(r).toMatchObject({ trades: 2, expired: 2, skippedBusy: 1, skippedInfeasible: 0 });
+    expect(r.history.map((op) => op.entry)).toEqual([at(0), at(11)]);
+  });
+
+  it('skipped infeasible: a window whose samples are all without a viable network', () => {
+    const r = runBacktest([sample(0, 0.1), ...series(1, [0.6, 0.9], { executable: false }), sample(3, 0.1)], params());
+    expect(r).toMatchObject({ trades: 0, skippedInfeasible: 1, skippedBusy: 0, winRate: 0, netPercent: 0 });
+    expect(r.history).toEqual([]);
+  });
+
+  it('a window with executable samples only while the capital was in transit is busy, not infeasible', () => {
+    // A = minute 0 (arrival 3, expired at 1). B = 2..4: minute 2 executable but in transit,
+    // minutes 3..4 (free) not executable → no entry; it had an executable sample → busy.
+    const history = [sample(0, 0.6), sample(1, 0.1), sample(2, 0.6), ...series(3, [0.6, 0.6], { executable: false }), sample(5, 0.1)];
+    const r = runBacktest(history, params({ transferMinutes: 3 }));
+    expect(r).toMatchObject({ trades: 1, expired: 1, skippedBusy: 1, skippedInfeasible: 0 });
+  });
+
+  it('enters at the first executable sample of the window', () => {
+    const r = runBacktest([sample(0, 0.9, { executable: false }), sample(1, 0.6), sample(2, 0.1)], params());
+    expect(r.history[0]).toMatchObject({ entry: at(1), entrySpread: 0.6, exitGrossSpread: 0.6, status: 'completed' });
+  });
+
+  it('capital freed mid-window: the next operation enters at the first sample at or after arrival', () => {
+    // A = minute 0, arrival 3, expired at 1. B = 2..7: free at 3 → entry 3 (0.7), arrival 6,
+    // exit = minute 6's 1.0: gross 10, net 7; total net 7 − 3 = 4 = 0.4 %; 1 win of 2.
+    const history = [sample(0, 0.6), sample(1, 0.1), ...series(2, [0.9, 0.7, 0.8, 0.6, 1.0, 0.5]), sample(8, 0.1)];
+    const r = runBacktest(history, params({ transferMinutes: 3 }));
+    expect(r).toMatchObject({ trades: 2, completed: 1, expired: 1, winRate: 50 });
+    expect(r.history[1]).toMatchObject({ entry: at(3), arrival: at(6), entrySpread: 0.7, exitGrossSpread: 1.0, status: 'completed' });
+    expect(r.grossUsd).toBeCloseTo(10, 10);
+    expect(r.netUsd).toBeCloseTo(4, 10);
+    expect(r.netPercent).toBeCloseTo(0.4, 10);
+  });
+
+  it('capital freed exactly at a window’s last sample: it enters there', () => {
+    // A = 0, arrival 2, expired at 1. B = minute 2 only: free at 2 → enters, transfer 2 → arrival 4,
+    // B closed by minute 3 → expired.
+    const r = runBacktest([sample(0, 0.6), sample(1, 0.1), sample(2, 0.6), sample(3, 0.1)], params({ transferMinutes: 2 }));
+    expect(r).toMatchObject({ trades: 2, expired: 2, skippedBusy: 0 });
+  });
+
+  it('estimated costs: counts operations (all outcomes) whose ENTRY sample had default fees', () => {
+    // Op 1 entry estimated (completed, transfer 0). Op 2: entry not estimated, later sample is.
+    // Op 3: entry estimated, unresolved (transfer 5) → still counted.
+    const history = [
+      sample(0, 0.6, { feesEstimated: true }), sample(1, 0.1),
+      sample(2, 0.6), sample(3, 0.7, { feesEstimated: true }), sample(4, 0.1),
+      sample(5, 0.6, { feesEstimated: true }),
+    ];
+    const r = runBacktest(history, params({ transferMinutes: 0 }));
+    expect(r.estimatedCosts).toBe(2);
+    expect(r.history.map((op) => op.costsEstimated)).toEqual([true, false, true]);
+    const r5 = runBacktest(history, params({ transferMinutes: 5 }));
+    expect(r5).toMatchObject({ trades: 2, expired: 1, unresolved: 1, estimatedCosts: 2 });
+  });
+
+  it('gross versus net basis decides entry; net = gross − fees − withdrawal USD ÷ capital × 100', () => {
+    // Gross 0.5; net = 0.5 − 0.1 − 0.1 − 1/1000 × 100 = 0.2. Threshold 0.3.
+    const history = [sample(0, 0.5), sample(1, 0.1)];
+    const gross = runBacktest(history, params({ basis: 'gross', threshold: 0.3 }));
+    expect(gross.trades).toBe(1);
+    expect(gross.history[0]?.entrySpread).toBe(0.5);
+    expect(runBacktest(history, params({ basis: 'net', threshold: 0.3 })).trades).toBe(0);
+    // With 10,000 USD the withdrawal weighs 0.01 %: net 0.29 ≥ 0.25 → enters; entrySpread is the net one.
+    const big = runBacktest(history, params({ basis: 'net', threshold: 0.25, capital: 10_000 }));
+    expect(big.trades).toBe(1);
+    expect(big.history[0]?.entrySpread).toBeCloseTo(0.29, 10);
+    // Exit gross 0.5 on 10,000 = 50 USD; costs 10,000 × 0.2 % + 1 = 21 → net 29 = 0.29 %.
+    expect(big.netUsd).toBeCloseTo(29, 10);
+    expect(big.netPercent).toBeCloseTo(0.29, 10);
+    expect(spreadOnBasis(sample(0, 0.5), 'net', 1000)).toBeCloseTo(0.2, 12);
+  });
+
+  it('transfer 0: completes on the entry sample at the entry spread', () => {
+    // gross 0.8 → 8 USD, costs 3 → net 5.
+    const r = runBacktest([sample(0, 0.8), sample(1, 0.9), sample(2, 0.1)], params({ transferMinutes: 0 }));
+    expect(r.history).toHaveLength(1);
+    expect(r.history[0]).toMatchObject({ entry: at(0), arrival: at(0), status: 'completed', exitGrossSpread: 0.8 });
+    expect(r.netUsd).toBeCloseTo(5, 10);
+  });
+
+  it('a gap longer than 3 intervals splits a window; exactly 3 does not', () => {
+    // 0, 1, then 5 (gap 4 min) and 6: two windows, two operations at transfer 0.
+    const split = runBacktest([sample(0, 0.6), sample(1, 0.6), sample(5, 0.6), sample(6, 0.6)], params());
+    expect(split.trades).toBe(2);
+    expect(split.history.map((op) => op.entry)).toEqual([at(0), at(5)]);
+    // 0, 1, 4 (gap exactly 3 min): one window, one operation.
+    expect(runBacktest([sample(0, 0.6), sample(1, 0.6), sample(4, 0.6)], params()).trades).toBe(1);
+  });
+
+  it('a gap ends a window before arrival: expired, even though later samples are past arrival', () => {
+    // Window 0..1, transfer 3 → arrival 3; next sample at 6 (gap 5) starts a new window.
+    const r = runBacktest([sample(0, 0.6), sample(1, 0.6), sample(6, 0.6), sample(7, 0.1)], params({ transferMinutes: 3 }));
+    expect(r.history.map((op) => op.status)).toEqual(['expired', 'expired']);
+  });
+
+  it('more than 200 operations: trades counts all, history keeps the last 200 in order', () => {
+    // 250 windows of one sample each (above at even minutes, below at odd), transfer 0.
+    const history = Array.from({ length: 500 }, (_, i) => sample(i, i % 2 === 0 ? 0.6 : 0.1));
+    const r = runBacktest(history, params());
+    expect(r.trades).toBe(250);
+    expect(r.completed).toBe(250);
+    expect(r.history).toHaveLength(200);
+    expect(r.history[0]?.entry).toBe(at(100)); // operation 51 (entries at minutes 0, 2, …)
+    expect(r.history[199]?.entry).toBe(at(498));
+    expect(r.history.every((op, i) => i === 0 || op.entry > (r.history[i - 1]?.entry ?? 0))).toBe(true);
+    expect(r.netUsd).toBeCloseTo(250 * 3, 6); // each: 6 − 3
+  });
+
+  it('tiny and negative spreads: negative never forms a window at threshold 0, exactly 0 does, tiny loses to costs', () => {
+    const history = [sample(0, -0.4), sample(1, 0), sample(2, -0.1), sample(3, 0.0001), sample(4, -1)];
+    const r = runBacktest(history, params({ threshold: 0 }));
+    expect(r.trades).toBe(2);
+    expect(r.history.map((op) => op.entrySpread)).toEqual([0, 0.0001]);
+    // 0 → gross 0, net −3; 0.0001 % of 1000 = 0.001 → net −2.999. No winner.
+    expect(r.netUsd).toBeCloseTo(-5.999, 10);
+    expect(r.winRate).toBe(0);
+    // Net basis at threshold 0: every net spread here is negative → nothing.
+    expect(runBacktest(history, params({ basis: 'net', threshold: 0 })).trades).toBe(0);
+  });
+
+  it('win rate: share of settled operations with net > 0', () => {
+    // Transfer 0: 0.8 → net +5; 0.2 → net −1; 0.3 → net 0 (not a win).
+    const history = [sample(0, 0.8), sample(1, -1), sample(2, 0.2), sample(3, -1), sample(4, 0.3)];
+    const r = runBacktest(history, params({ threshold: 0.1 }));
+    expect(r.completed).toBe(3);
+    expect(r.winRate).toBeCloseTo(100 / 3, 10);
+  });
+
+  it('no samples: an empty result', () => {
+    expect(runBacktest([], params())).toEqual({
+      trades: 0, completed: 0, expired: 0, unresolved: 0, skippedBusy: 0, skippedInfeasible: 0,
+      estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
+    });
+  });
+
+  it('streaming: pushing page by page gives the same result, and out-of-order samples are refused', () => {
+    const history = Array.from({ length: 60 }, (_, i) => sample(i, [0.6, 0.9, 0.1][i % 3] ?? 0));
+    const whole = runBacktest(history, params({ transferMinutes: 1 }));
+    const engine = new BacktestEngine(params({ transferMinutes: 1 }));
+    for (let i = 0; i < history.length; i += 7) history.slice(i, i + 7).forEach((s) => engine.push(s));
+    expect(engine.finish()).toEqual(whole);
+    const bad = new BacktestEngine(params());
+    bad.push(sample(5, 0.6));
+    expect(() => bad.push(sample(5, 0.6))).toThrow(/ascending/);
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The route backtest of DECISIONS D9, as a pure streaming computation: samples are pushed one by
+ * one in ascending time and only the open window's running state is kept, so a 90-day look-back
+ * is read page by page and never held in memory.
+ */
+
+export type SpreadBasis = 'net' | 'gross';
+export const SPREAD_BASES: readonly SpreadBasis[] = ['net', 'gross'];
+
+/** What the backtest needs of one recorded sample (D8). `time` is Unix milliseconds. */
+export interface BacktestSample {
+  time: number;
+  grossSpreadPercent: number;
+  buyFeePercent: number;
+  sellFeePercent: number;
+  withdrawalFeeUsd: number;
+  feesEstimated: boolean;
+  executable: boolean;
+}
+
+export interface BacktestParams {
+  basis: SpreadBasis;
+  /** Percent; a sample is in a window when its spread on the basis is at or above it. */
+  threshold: number;
+  capital: number;
+  transferMinutes: number;
+  /** HISTORY_INTERVAL_MS: a gap longer than 3 intervals ends a window. */
+  intervalMs: number;
+}
+
+export type OperationStatus = 'completed' | 'expired' | 'unresolved';
+
+export interface BacktestOperation {
+  entry: number;
+  arrival: number;
+  status: OperationStatus;
+  entrySpread: number;
+  /** Null (as the three below) while unresolved. */
+  exitGrossSpread: number | null;
+  netPercent: number | null;
+  grossUsd: number | null;
+  netUsd: number | null;
+  costsEstimated: boolean;
+}
+
+export interface BacktestResult {
+  trades: number;
+  completed: number;
+  expired: number;
+  unresolved: number;
+  skippedBusy: number;
+  skippedInfeasible: number;
+  estimatedCosts: number;
+  grossUsd: number;
+  netUsd: number;
+  netPercent: number;
+  winRate: number;
+  history: BacktestOperation[];
+}
+
+export const HISTORY_LIMIT = 200;
+const GAP_INTERVALS = 3;
+
+/**
+ * Spread on a basis (D9): gross as recorded; net also pays both taker fees and the withdrawal
+ * fee as a share of the capital.
+ */
+export function spreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capital: number): number {
+  if (basis === 'gross') return sample.grossSpreadPercent;
+  return (
+    sample.grossSpreadPercent -
+    sample.buyFeePercent -
+    sample.sellFeePercent -
+    (sample.withdrawalFeeUsd / capital) * 100
+  );
+}
+
+interface Entry {
+  time: number;
+  arrival: number;
+  spread: number;
+  costsUsd: number;
+  feesEstimated: boolean;
+}
+
+/** The running state of the window being walked; its samples are not kept. */
+interface OpenWindow {
+  lastTime: number;
+  hasExecutable: boolean;
+  entry: Entry | null;
+  /** Gross spread of the window's last sample at or before arrival. */
+  exitGross: number;
+  /** The window has a sample at or after arrival. */
+  reachedArrival: boolean;
+}
+
+export class BacktestEngine {
+  private readonly gapMs: number;
+  private readonly transferMs: number;
+  private previousTime: number | null = null;
+  private window: OpenWindow | null = null;
+  /** The moment the capital is back from its last operation (free at the start). */
+  private freeAt = Number.NEGATIVE_INFINITY;
+  private readonly result: BacktestResult = {
+    trades: 0, completed: 0, expired: 0, unresolved: 0, skippedBusy: 0, skippedInfeasible: 0,
+    estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
+  };
+  private wins = 0;
+  private finished = false;
+
+  constructor(private readonly params: BacktestParams) {
+    this.gapMs = GAP_INTERVALS * params.intervalMs;
+    this.transferMs = params.transferMinutes * 60_000;
+  }
+
+  /** Samples of one route, in strictly ascending time. */
+  push(sample: BacktestSample): void {
+    if (this.finished) throw new Error('BacktestEngine: push after finish');
+    if (this.previousTime !== null && sample.time <= this.previousTime) {
+      throw new Error('BacktestEngine: samples must be in ascending time order');
+    }
+    if (this.window && this.previousTime !== null && sample.time - this.previousTime > this.gapMs) {
+      this.closeWindow(false);
+    }
+    this.previousTime = sample.time;
+    const spread = spreadOnBasis(sample, this.params.basis, this.params.capital);
+    if (spread < this.params.threshold) {
+      if (this.window) this.closeWindow(false);
+      return;
+    }
+    this.window ??= { lastTime: sample.time, hasExecutable: false, entry: null, exitGross: 0, reachedArrival: false };
+    this.extend(this.window, sample, spread);
+  }
+
+  /** Ends the walk; a window still open holds the last sample of the look-back. */
+  finish(): BacktestResult {
+    if (!this.finished) {
+      if (this.window) this.closeWindow(true);
+      this.finished = true;
+      const settled = this.result.completed + this.result.expired;
+      this.result.netPercent = (this.result.netUsd / this.params.capital) * 100;
+      this.result.winRate = settled === 0 ? 0 : (this.wins / settled) * 100;
+    }
+    return this.result;
+  }
+
+  private extend(window: OpenWindow, sample: BacktestSample, spread: number): void {
+    window.lastTime = sample.time;
+    if (sample.executable) window.hasExecutable = true;
+    if (!window.entry && sample.executable && sample.time >= this.freeAt) {
+      window.entry = this.enter(sample, spread);
+    }
+    const entry = window.entry;
+    if (!entry || window.reachedArrival) return;
+    if (sample.time <= entry.arrival) window.exitGross = sample.grossSpreadPercent;
+    if (sample.time >= entry.arrival) window.reachedArrival = true;
+  }
+
+  private enter(sample: BacktestSample, spread: number): Entry {
+    const { capital } = this.params;
+    const arrival = sample.time + this.transferMs;
+    // The capital travels from entry to arrival; it can enter the next window from then on.
+    this.freeAt = arrival;
+    return {
+      time: sample.time,
+      arrival,
+      spread,
+      costsUsd: (capital * (sample.buyFeePercent + sample.sellFeePercent)) / 100 + sample.withdrawalFeeUsd,
+      feesEstimated: sample.feesEstimated,
+    };
+  }
+
+  private closeWindow(holdsLastSample: boolean): void {
+    const window = this.window;
+    this.window = null;
+    if (!window) return;
+    if (window.entry) {
+      this.record(window, window.entry, holdsLastSample);
+    } else if (window.lastTime < this.freeAt || window.hasExecutable) {
+      // Ended in transit, or its executable samples all came before the capital was back.
+      this.result.skippedBusy += 1;
+    } else {
+      this.result.skippedInfeasible += 1;
+    }
+  }
+
+  private record(window: OpenWindow, entry: Entry, holdsLastSample: boolean): void {
+    const status: OperationStatus = window.reachedArrival ? 'completed' : holdsLastSample ? 'unresolved' : 'expired';
+    const result = this.result;
+    result.trades += 1;
+    result[status] += 1;
+    if (entry.feesEstimated) result.estimatedCosts += 1;
+    const operation = this.operationOf(entry, status, status === 'completed' ? window.exitGross : 0);
+    if (operation.netUsd !== null && operation.grossUsd !== null) {
+      result.grossUsd += operation.grossUsd;
+      result.netUsd += operation.netUsd;
+      if (operation.netUsd > 0) this.wins += 1;
+    }
+    result.history.push(operation);
+    if (result.history.length > HISTORY_LIMIT) result.history.shift();
+  }
+
+  private operationOf(entry: Entry, status: OperationStatus, exitGrossSpread: number): BacktestOperation {
+    const base = { entry: entry.time, arrival: entry.arrival, status, entrySpread: entry.spread, costsEstimated: entry.feesEstimated };
+    if (status === 'unresolved') {
+      return { ...base, exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null };
+    }
+    // An expired operation is closed at spread 0 and still pays its costs.
+    const grossUsd = (this.params.capital * exitGrossSpread) / 100;
+    const netUsd = grossUsd - entry.costsUsd;
+    return { ...base, exitGrossSpread, grossUsd, netUsd, netPercent: (netUsd / this.params.capital) * 100 };
+  }
+}
+
+/** Convenience for callers that already hold the samples (tests, small look-backs). */
+export function runBacktest(samples: Iterable<BacktestSample>, params: BacktestParams): BacktestResult {
+  const engine = new BacktestEngine(params);
+  for (const sample of samples) engine.push(sample);
+  return engine.finish();
+}
