@@ -12,6 +12,10 @@ export interface AppConfig {
   bodyLimitBytes: number;
   sse: SseConfig;
   marketData: MarketDataConfig;
+  /** D3: one counter per client IP shared by every route of the arbitrage group. */
+  arbitrageRateLimit: { limit: number; ttlMs: number };
+  /** D8/D9: the opportunity-history sampling interval (stats minutes, backtest gap rule). */
+  history: { intervalMs: number };
 }
 
 export type DatabaseConfig =

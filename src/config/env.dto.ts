@@ -130,4 +130,23 @@ export class EnvDto {
   @IsInt({ message: 'SSE_STALL_TIMEOUT_MS must be an integer of at least 100' })
   @Min(100, { message: 'SSE_STALL_TIMEOUT_MS must be an integer of at least 100' })
   SSE_STALL_TIMEOUT_MS: number = 30_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'ARBITRAGE_RATE_LIMIT must be an integer of at least 1' })
+  @Min(1, { message: 'ARBITRAGE_RATE_LIMIT must be an integer of at least 1' })
+  ARBITRAGE_RATE_LIMIT: number = 30;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'ARBITRAGE_RATE_TTL_MS must be an integer of at least 1000' })
+  @Min(1000, { message: 'ARBITRAGE_RATE_TTL_MS must be an integer of at least 1000' })
+  ARBITRAGE_RATE_TTL_MS: number = 60_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
+  @Min(1000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
+  @Max(3_600_000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
+  HISTORY_INTERVAL_MS: number = 10_000;
 }

@@ -49,6 +49,8 @@ export function toAppConfig(env: EnvDto): AppConfig {
       stallTimeoutMs: env.SSE_STALL_TIMEOUT_MS,
     },
     marketData: toMarketDataConfig(env),
+    arbitrageRateLimit: { limit: env.ARBITRAGE_RATE_LIMIT, ttlMs: env.ARBITRAGE_RATE_TTL_MS },
+    history: { intervalMs: env.HISTORY_INTERVAL_MS },
   };
 }
 
