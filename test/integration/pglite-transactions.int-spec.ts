@@ -41,7 +41,7 @@ describe('PGlite driver: overlapping transactions', () => {
       ds.query('INSERT INTO overlap VALUES (6, $1)', ['outside']),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-    const rows = (await ds.query('SELECT id FROM overlap ORDER BY id')) as { id: number }[];
+    const rows = await ds.query<{ id: number }[]>('SELECT id FROM overlap ORDER BY id');
     expect(rows.map((r) => r.id)).toEqual([1, 2, 4, 5, 6]);
   });
 
@@ -58,12 +58,12 @@ describe('PGlite driver: overlapping transactions', () => {
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
-    const rows = (await ds.query('SELECT id FROM overlap ORDER BY id')) as { id: number }[];
+    const rows = await ds.query<{ id: number }[]>('SELECT id FROM overlap ORDER BY id');
     expect(rows.map((r) => r.id)).toEqual([10]);
   });
 
   it('runs the migrations at start', async () => {
-    const rows = (await ds.query(`SELECT to_regclass('favorite_cryptos') AS t`)) as { t: string | null }[];
+    const rows = await ds.query<{ t: string | null }[]>(`SELECT to_regclass('favorite_cryptos') AS t`);
     expect(rows[0]?.t).toBe('favorite_cryptos');
   });
 });

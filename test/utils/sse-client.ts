@@ -18,7 +18,7 @@ export class SseTestClient {
     this.source = new EventSource(url, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
     });
-    const record = (type: string) => (e: MessageEvent<string>) => {
+    const record = (type: string) => (e: { data: string; lastEventId: string }) => {
       this.events.push({ type, data: e.data, id: e.lastEventId, at: Date.now() });
       this.waiters = this.waiters.filter((w) => (this.events.length >= w.count ? (w.resolve(), false) : true));
     };
