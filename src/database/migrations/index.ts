@@ -1,4 +1,5 @@
 import { CreateFavoriteCryptos1763769600000 } from './1763769600000-create-favorite-cryptos.js';
+import { CreateMarketSamples1763900000000 } from './1763900000000-create-market-samples.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
-export const MIGRATIONS = [CreateFavoriteCryptos1763769600000];
+export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000];
