@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { ExchangeName } from '../market-data/exchanges.js';
+import { ArbitrageDetector } from './arbitrage-detector.engine.js';
+
+const NOW = 1_800_000_000_000;
+const q = (exchange: ExchangeName, bid: number, ask: number, ageMs = 0, ticker = 'BTC-USDT') => ({
+  exchange,
+  ticker,
+  bid,
+  ask,
+  receivedAt: NOW - ageMs,
+});
+
+const detector = (minProfitPercent = 0.1) => new ArbitrageDetector({ minProfitPercent, staleMs: 10_000 });
+
+describe('ArbitrageDetector (D6)', () => {
+  it('buys at the lowest ask and sells at the highest bid on another exchange', () => {
+    const d = detector();
+    d.apply(q('binance', 99.9, 100));
+    d.apply(q('okx', 100.5, 100.6));
+    d.apply(q('gate', 100.2, 100.3));
+    // (100.5 - 100) / 100 * 100 = 0.5 %
+    expect(d.best('BTC-USDT', NOW)).toEqual({
+      ticker: 'BTC-USDT',
+      buyExchange: 'binance',
+      sellExchange: 'okx',
+      buyPrice: 100,
+      sellPrice: 100.5,
+      profitPercentAskBid: expect.closeTo(0.5, 12),
+    });
+  });
+
+  it('never uses one exchange for both sides: takes the better of the two cross pairs', () => {
+    const d = detector();
+    // bybit has both the lowest ask (100) and the highest bid (101, a crossed book).
+    d.apply(q('bybit', 101, 100));
+    d.apply(q('binance', 100.4, 100.5)); // 2nd highest bid 100.4, 2nd lowest ask 100.5
+    d.apply(q('okx', 99, 101.5));
+    // bybit→binance: (100.4-100)/100 = 0.4 %;  binance→bybit: (101-100.5)/100.5 = 0.4975 %
+    const best = d.best('BTC-USDT', NOW);
+    expect(best).toMatchObject({ buyExchange: 'binance', sellExchange: 'bybit', buyPrice: 100.5, sellPrice: 101 });
+    expect(best?.profitPercentAskBid).toBeCloseTo((0.5 / 100.5) * 100, 12);
+  });
+
+  it('a single exchange is never an opportunity', () => {
+    const d = detector();
+    d.apply(q('binance', 105, 100));
+    expect(d.best('BTC-USDT', NOW)).toBeNull();
+  });
+
+  it('excludes stale quotes (older than 10 s)', () => {
+    const d = detector();
+    d.apply(q('binance', 99, 100));
+    d.apply(q('okx', 101, 102, 10_001));
+    expect(d.best('BTC-USDT', NOW)).toBeNull();
+    d.apply(q('gate', 100.5, 101, 10_000)); // exactly 10 s old is still fresh
+    expect(d.best('BTC-USDT', NOW)).toMatchObject({ buyExchange: 'binance', sellExchange: 'gate' });
+  });
+
+  it('a quote that turns stale ends the opportunity', () => {
+    const d = detector();
+    d.apply(q('binance', 99, 100));
+    d.apply(q('okx', 101, 102));
+    expect(d.best('BTC-USDT', NOW)).not.toBeNull();
+    expect(d.best('BTC-USDT', NOW + 10_001)).toBeNull();
+  });
+
+  it('exactly at the threshold is not an opportunity; just above is', () => {
+    const d = detector(0.5);
+    d.apply(q('binance', 99, 100));
+    d.apply(q('okx', 100.5, 101)); // exactly 0.5 %
+    expect(d.best('BTC-USDT', NOW)).toBeNull();
+    d.apply(q('okx', 100.5000001, 101));
+    expect(d.best('BTC-USDT', NOW)).not.toBeNull();
+  });
+
+  it('breaks ties by exchange order, whatever the arrival order', () => {
+    for (const order of [['gate', 'binance'], ['binance', 'gate']] as const) {
+      const d = detector();
+      for (const ex of order) d.apply(q(ex, 99, 100));
+      d.apply(q('okx', 101, 102));
+      expect(d.best('BTC-USDT', NOW)?.buyExchange).toBe('binance');
+    }
+  });
+
+  it('keeps tickers apart and uses the latest quote per exchange', () => {
+    const d = detector();
+    d.apply(q('binance', 99, 100, 0, 'ETH-USDT'));
+    d.apply(q('okx', 101, 102, 0, 'ETH-USDT'));
+    expect(d.best('BTC-USDT', NOW)).toBeNull();
+    d.apply(q('okx', 100, 100.1, 0, 'ETH-USDT'));
+    expect(d.best('ETH-USDT', NOW)).toBeNull();
+  });
+
+  it('tiny prices keep full precision', () => {
+    const d = detector();
+    d.apply(q('binance', 0.000001, 0.0000012));
+    d.apply(q('bitget', 0.0000013, 0.0000014));
+    // (0.0000013 - 0.0000012) / 0.0000012 * 100 = 8.333… %
+    expect(d.best('BTC-USDT', NOW)?.profitPercentAskBid).toBeCloseTo(8.3333333333, 8);
+  });
+});

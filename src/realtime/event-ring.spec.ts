@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { dataFrame } from '../common/sse/sse-frame.js';
+import { EventRing } from './event-ring.js';
+
+const ids = (frames: { id?: number }[]) => frames.map((f) => f.id);
+
+describe('EventRing (D4 replay)', () => {
+  it('replays the frames after the given id, oldest first', () => {
+    const ring = new EventRing({ maxEvents: 10, maxAgeMs: 300_000 });
+    for (let id = 1; id <= 5; id += 1) ring.push(id, 0, dataFrame({ id }, { id }));
+    expect(ids(ring.after(2, 0))).toEqual([3, 4, 5]);
+    expect(ids(ring.after(0, 0))).toEqual([1, 2, 3, 4, 5]);
+    expect(ids(ring.after(5, 0))).toEqual([]);
+    expect(ids(ring.after(99, 0))).toEqual([]);
+  });
+
+  it('keeps only the last maxEvents', () => {
+    const ring = new EventRing({ maxEvents: 3, maxAgeMs: 300_000 });
+    for (let id = 1; id <= 7; id += 1) ring.push(id, 0, dataFrame({ id }, { id }));
+    expect(ring.length).toBe(3);
+    expect(ids(ring.after(0, 0))).toEqual([5, 6, 7]);
+    expect(ids(ring.after(5, 0))).toEqual([6, 7]);
+  });
+
+  it('drops frames older than maxAgeMs', () => {
+    const ring = new EventRing({ maxEvents: 10, maxAgeMs: 1000 });
+    ring.push(1, 0, dataFrame({}, { id: 1 }));
+    ring.push(2, 500, dataFrame({}, { id: 2 }));
+    ring.push(3, 1500, dataFrame({}, { id: 3 }));
+    expect(ids(ring.after(0, 1400))).toEqual([2, 3]);
+    expect(ids(ring.after(0, 2600))).toEqual([]);
+  });
+});

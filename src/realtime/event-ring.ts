@@ -1,0 +1,72 @@
+import type { SseFrame } from '../common/sse/sse-frame.js';
+
+export interface RingLimits {
+  /** D4: the last 10,000 events… */
+  maxEvents: number;
+  /** …at most 5 minutes old. */
+  maxAgeMs: number;
+}
+
+interface Entry {
+  readonly id: number;
+  readonly at: number;
+  readonly frame: SseFrame;
+}
+
+/**
+ * The recent opportunity frames, for Last-Event-ID replay (D4). A fixed-size circular array:
+ * O(1) to add, and replay binary-searches the first id after the client's.
+ */
+export class EventRing {
+  private readonly entries: (Entry | undefined)[];
+  private start = 0;
+  private size = 0;
+
+  constructor(private readonly limits: RingLimits) {
+    this.entries = new Array<Entry | undefined>(limits.maxEvents);
+  }
+
+  push(id: number, at: number, frame: SseFrame): void {
+    const capacity = this.entries.length;
+    if (this.size === capacity) {
+      this.start = (this.start + 1) % capacity;
+      this.size -= 1;
+    }
+    this.entries[(this.start + this.size) % capacity] = { id, at, frame };
+    this.size += 1;
+  }
+
+  /** Frames with an id greater than `lastId` and younger than the age limit, oldest first. */
+  after(lastId: number, now: number): SseFrame[] {
+    this.expire(now);
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.at(mid)?.id ?? Infinity) <= lastId) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SseFrame[] = [];
+    for (let i = lo; i < this.size; i += 1) {
+      const entry = this.at(i);
+      if (entry) out.push(entry.frame);
+    }
+    return out;
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  private expire(now: number): void {
+    while (this.size > 0 && now - (this.at(0)?.at ?? now) > this.limits.maxAgeMs) {
+      this.entries[this.start] = undefined;
+      this.start = (this.start + 1) % this.entries.length;
+      this.size -= 1;
+    }
+  }
+
+  private at(i: number): Entry | undefined {
+    return this.entries[(this.start + i) % this.entries.length];
+  }
+}
