@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { JsonLogger } from './common/logging/json-logger.js';
+import { accessLogMiddleware } from './common/http/access-log.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { MetricsService } from './metrics/metrics.service.js';
@@ -21,6 +22,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(accessLogMiddleware);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   app.use(
     helmet({
