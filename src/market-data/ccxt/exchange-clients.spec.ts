@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { EXCHANGE_NAMES } from '../exchanges.js';
+import { createExchangeClient, quoteVolumeOf, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
+
+const SIM = 'http://127.0.0.1:18090';
+
+function allStrings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(allStrings);
+  return [];
+}
+
+describe('createExchangeClient', () => {
+  it.each(EXCHANGE_NAMES)('%s: every api URL points at the simulator, original host first', (name) => {
+    const real = createExchangeClient(name);
+    const simulated = createExchangeClient(name, { simulatorUrl: SIM });
+    const before = allStrings(real.urls.api);
+    const after = allStrings(simulated.urls.api);
+    expect(after).toHaveLength(before.length);
+    for (const url of after) {
+      expect(url).not.toMatch(/https:\/\/|wss:\/\/|\{hostname\}/);
+      expect(url).toMatch(/^(http|ws):\/\/127\.0\.0\.1:18090\//);
+    }
+    before.forEach((original, index) => {
+      // The authority exactly as ccxt writes it (`stream.binance.com:9443`, `ws-api.binance.com:443`).
+      const host = /^\w+:\/\/([^/]+)/.exec(original.replaceAll('{hostname}', real.hostname ?? ''))?.[1];
+      expect(new URL(after[index] ?? '').pathname.split('/')[1]).toBe(host);
+    });
+  });
+
+  it('keeps ws URLs as ws:// and REST URLs as http://', () => {
+    const bybit = createExchangeClient('bybit', { simulatorUrl: SIM });
+    const ws = (bybit.urls.api as { ws: { public: { spot: string; linear: string } } }).ws.public;
+    expect(ws.spot).toBe('ws://127.0.0.1:18090/stream.bybit.com/v5/public/spot');
+    expect(ws.linear).toBe('ws://127.0.0.1:18090/stream.bybit.com/v5/public/linear');
+    expect((bybit.urls.api as { public: string }).public).toBe('http://127.0.0.1:18090/api.bybit.com');
+  });
+
+  it('binance spot socket URL still contains /stream (ccxt files spot quotes by it)', () => {
+    const binance = createExchangeClient('binance', { simulatorUrl: SIM });
+    const ws = (binance.urls.api as { ws: { spot: string; future: string } }).ws;
+    expect(ws.spot).toContain('/stream');
+    expect(ws.future).not.toContain('/stream');
+  });
+
+  it('asks only for spot and linear markets, without currencies', () => {
+    const client = createExchangeClient('binance', { simulatorUrl: SIM });
+    expect(client.options.fetchMarkets).toMatchObject({ types: ['spot', 'linear'] });
+    expect(client.has.fetchCurrencies).toBe(false);
+    expect(client.enableRateLimit).toBe(false);
+    expect(createExchangeClient('okx').enableRateLimit).toBe(true);
+  });
+
+  it('rewrites nested structures and leaves non-URLs alone', () => {
+    expect(rewriteApiUrls({ a: ['https://x.com/p', 'plain'], b: 1 }, undefined, 'http://h:1/')).toEqual({
+      a: ['http://h:1/x.com/p', 'plain'], b: 1,
+    });
+  });
+});
+
+describe('toBaseQuantity / quoteVolumeOf', () => {
+  it('multiplies contract amounts by the contract size', () => {
+    expect(toBaseQuantity({ contractSize: 0.01 }, 150)).toBeCloseTo(1.5, 12);
+    expect(toBaseQuantity({ contractSize: undefined }, 2)).toBe(2);
+  });
+
+  it('uses quoteVolume, else okx volCcy24h (base units) times last', () => {
+    expect(quoteVolumeOf({ quoteVolume: 10, symbol: 'A' } as never)).toBe(10);
+    expect(quoteVolumeOf({ symbol: 'A', last: 100, baseVolume: 5, info: { volCcy24h: '2' } } as never)).toBe(200);
+    expect(quoteVolumeOf({ symbol: 'A', last: 100, baseVolume: 5, info: {} } as never, { contractSize: 0.1 })).toBe(50);
+  });
+});

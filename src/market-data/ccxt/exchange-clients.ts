@@ -1,0 +1,99 @@
+import http from 'node:http';
+import ccxt, { type Exchange, type MarketInterface, type Ticker } from 'ccxt';
+import type { ExchangeName } from '../exchanges.js';
+
+/**
+ * Builds the ccxt pro client of each exchange, configured for spot + USDT perpetual markets, and
+ * (with `simulatorUrl`) pointed at the bundled exchange simulator instead of the real venue.
+ * Only this file, the market-data core and src/simulator import ccxt.
+ */
+export interface ExchangeClientOptions {
+  /** `http://host:port` of the exchange simulator (MARKET_SIMULATOR_URL). */
+  simulatorUrl?: string;
+  markets?: 'spot-and-perp';
+  /** ccxt's request limiter; on by default for real venues, off against the simulator. */
+  enableRateLimit?: boolean;
+}
+
+type ProConstructor = new (config?: Record<string, unknown>) => Exchange;
+
+const PRO_CLASSES: Readonly<Record<ExchangeName, ProConstructor>> = {
+  binance: ccxt.pro.binance,
+  bybit: ccxt.pro.bybit,
+  okx: ccxt.pro.okx,
+  gate: ccxt.pro.gate,
+  bitget: ccxt.pro.bitget,
+};
+
+// Only the market types the service uses, so loadMarkets makes the fewest REST calls
+// (docs: /work/shared/notes/ccxt-offline.md). Currencies are not needed for quotes or volumes.
+const MARKET_OPTIONS: Readonly<Record<ExchangeName, Record<string, unknown>>> = {
+  binance: { fetchMarkets: { types: ['spot', 'linear'] }, fetchCurrencies: false },
+  bybit: { fetchMarkets: { types: ['spot', 'linear'] } },
+  okx: { fetchMarkets: { types: ['spot', 'swap'] } },
+  gate: { fetchMarkets: { types: ['spot', 'swap'] }, swap: { fetchMarkets: { settlementCurrencies: ['usdt'] } } },
+  bitget: { fetchMarkets: { types: ['spot', 'swap'] } },
+};
+
+export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClientOptions = {}): Exchange {
+  const Pro = PRO_CLASSES[exchange];
+  const simulated = opts.simulatorUrl !== undefined;
+  const config: Record<string, unknown> = {
+    enableRateLimit: opts.enableRateLimit ?? !simulated,
+    options: { ...MARKET_OPTIONS[exchange], defaultType: 'spot' },
+    has: { fetchCurrencies: false },
+  };
+  if (opts.simulatorUrl !== undefined) {
+    const template = new Pro();
+    config.urls = { ...template.urls, api: rewriteApiUrls(template.urls.api, template.hostname, opts.simulatorUrl) };
+    // ccxt refuses plain ws:// in Node without an agent.
+    config.httpAgent = new http.Agent({ keepAlive: true });
+  }
+  return new Pro(config);
+}
+
+/**
+ * Rewrites every URL under `urls.api` to `<simulator>/<original-host>/<original-path>`; keeping
+ * the original host as the first segment keeps ccxt's own URL sniffing working (binance's spot
+ * socket is recognised by `/stream`, bybit's by `spot`, gate's market type by `fx`).
+ */
+export function rewriteApiUrls(api: unknown, hostname: string | undefined, simulatorUrl: string): unknown {
+  const base = new URL(simulatorUrl);
+  const rewrite = (value: unknown): unknown => {
+    if (typeof value === 'string') return rewriteUrl(value, hostname, base);
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
+    }
+    return value;
+  };
+  return rewrite(api);
+}
+
+function rewriteUrl(value: string, hostname: string | undefined, base: URL): string {
+  const filled = hostname === undefined ? value : value.replaceAll('{hostname}', hostname);
+  const match = /^(https?|wss?):\/\/(.*)$/.exec(filled);
+  if (!match) return filled;
+  const [, scheme = '', rest = ''] = match;
+  const secure = scheme.startsWith('ws') ? 'ws' : 'http';
+  return `${secure}://${base.host}${base.pathname.replace(/\/$/, '')}/${rest}`;
+}
+
+/** Converts a book size in ccxt's amount unit (contracts on okx and gate perpetuals) to base units. */
+export function toBaseQuantity(market: Pick<MarketInterface, 'contractSize'> | undefined, amount: number): number {
+  const size = market?.contractSize;
+  return size === undefined || size === null ? amount : amount * size;
+}
+
+/**
+ * 24 h volume in the quote currency. ccxt fills `quoteVolume` on every venue except okx
+ * perpetuals, whose tickers carry only `volCcy24h` (base units) next to `vol24h` (contracts).
+ */
+export function quoteVolumeOf(ticker: Ticker, market?: Pick<MarketInterface, 'contractSize'>): number | undefined {
+  if (ticker.quoteVolume !== undefined && ticker.quoteVolume !== null) return ticker.quoteVolume;
+  const info = ticker.info as Record<string, unknown> | undefined;
+  const baseFromInfo = typeof info?.volCcy24h === 'string' ? Number(info.volCcy24h) : undefined;
+  const base = baseFromInfo ?? (ticker.baseVolume === undefined ? undefined : toBaseQuantity(market, ticker.baseVolume));
+  const price = ticker.last ?? ticker.close;
+  return base === undefined || price === undefined ? undefined : base * price;
+}

@@ -1,0 +1,85 @@
+import { EXCHANGE_NAMES } from '../market-data/exchanges.js';
+import {
+  validateDrop, validateFault, validatePause, validateQuotes, validateWalk, type Validated,
+} from './control-validation.js';
+import type { MarketState } from './market-state.js';
+import type { RandomWalk } from './random-walk.js';
+import type { WsHub } from './ws-hub.js';
+
+export interface ControlReply {
+  status: number;
+  body: unknown;
+}
+
+export interface ControlDeps {
+  state: MarketState;
+  hub: WsHub;
+  walk: RandomWalk;
+  defaultWalkIntervalMs: number;
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 501: 'Not Implemented',
+};
+
+export function errorReply(status: number, message: string): ControlReply {
+  return { status, body: { statusCode: status, message, error: REASONS[status] ?? 'Error' } };
+}
+
+function unwrap<T>(checked: Validated<T>, then: (value: T) => unknown): ControlReply {
+  return checked.ok ? { status: 200, body: then(checked.value) } : errorReply(400, checked.message);
+}
+
+function state(deps: ControlDeps): unknown {
+  const { state: market, hub, walk } = deps;
+  const exchanges = Object.fromEntries(EXCHANGE_NAMES.map((name) => [name, hub.describe(name)]));
+  const quotes = market.list().map((q) => ({
+    exchange: q.exchange, market: q.market, ticker: q.ticker, bid: q.bid, ask: q.ask,
+    bidQty: q.bidQty, askQty: q.askQty, volume: q.volume,
+    updatedAt: new Date(q.updatedAt).toISOString(), paused: market.isPaused(q),
+  }));
+  return { walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, exchanges, quotes };
+}
+
+type Handler = (deps: ControlDeps, body: unknown) => ControlReply;
+
+const known = (deps: ControlDeps): ReadonlySet<string> => new Set(deps.state.instruments.map((i) => i.ticker));
+
+const notImplemented: Handler = () => errorReply(501, 'not implemented yet');
+
+// Route table: `METHOD path` → handler. Each handler validates, applies, and answers what it did.
+const ROUTES: Readonly<Record<string, Handler>> = {
+  'GET /_sim/state': (deps) => ({ status: 200, body: state(deps) }),
+  'PUT /_sim/quotes': (deps, body) =>
+    unwrap(validateQuotes(body, known(deps)), (updates) => ({ applied: updates.map((u) => deps.state.apply(u)).length })),
+  'POST /_sim/drop': (deps, body) =>
+    unwrap(validateDrop(body), ({ exchange }) => ({ dropped: deps.hub.drop(exchange) })),
+  'POST /_sim/pause': (deps, body) =>
+    unwrap(validatePause(body, known(deps)), ({ filter, paused }) => ({ markets: deps.state.setPaused(filter, paused), paused })),
+  'POST /_sim/silence': (deps, body) =>
+    unwrap(validateFault(body, 'silent'), ({ exchange, value }) => {
+      deps.hub.setFault('silent', value, exchange);
+      return { exchange: exchange ?? null, silent: value };
+    }),
+  'POST /_sim/stall': (deps, body) =>
+    unwrap(validateFault(body, 'stalled'), ({ exchange, value }) => {
+      deps.hub.setFault('stalled', value, exchange);
+      return { exchange: exchange ?? null, stalled: value };
+    }),
+  'POST /_sim/walk': (deps, body) =>
+    unwrap(validateWalk(body), ({ enabled, intervalMs }) => {
+      if (enabled) deps.walk.start(intervalMs ?? deps.defaultWalkIntervalMs);
+      else deps.walk.stop();
+      return { enabled, intervalMs: enabled ? deps.walk.intervalMs : null };
+    }),
+  'PUT /_sim/funding': notImplemented,
+  'PUT /_sim/networks': notImplemented,
+};
+
+/** Answers one control request; `body` is the parsed JSON body (undefined when empty). */
+export function handleControl(deps: ControlDeps, method: string, path: string, body: unknown): ControlReply {
+  const handler = ROUTES[`${method} ${path}`];
+  if (handler) return handler(deps, body);
+  const pathKnown = Object.keys(ROUTES).some((route) => route.endsWith(` ${path}`));
+  return pathKnown ? errorReply(405, `${method} is not allowed on ${path}`) : errorReply(404, `Cannot ${method} ${path}`);
+}

@@ -1,0 +1,137 @@
+import { EXCHANGE_NAMES, parseExchangeName, type ExchangeName, type Market } from '../market-data/exchanges.js';
+import { toCanonicalTicker } from '../market-data/ticker.js';
+import type { MarketFilter, QuoteUpdate } from './market-state.js';
+
+/** Pure validation of control-API bodies; messages follow DECISIONS D2. */
+export type Validated<T> = { ok: true; value: T } | { ok: false; message: string };
+
+type Json = Record<string, unknown>;
+
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const EXCHANGE_LIST = EXCHANGE_NAMES.join(', ');
+
+function exchangeOf(value: unknown, field: string, required: boolean): Validated<ExchangeName | undefined> {
+  if (value === undefined || value === null) {
+    return required ? fail(`${field} is required`) : { ok: true, value: undefined };
+  }
+  const name = typeof value === 'string' ? parseExchangeName(value) : null;
+  return name ? { ok: true, value: name } : fail(`${field} must be one of ${EXCHANGE_LIST}`);
+}
+
+function marketOf(value: unknown, field: string, required: boolean): Validated<Market | undefined> {
+  if (value === undefined || value === null) {
+    return required ? fail(`${field} is required`) : { ok: true, value: undefined };
+  }
+  const upper = typeof value === 'string' ? value.toUpperCase() : '';
+  return upper === 'SPOT' || upper === 'FUTURES' ? { ok: true, value: upper } : fail(`${field} must be SPOT or FUTURES`);
+}
+
+function tickerOf(value: unknown, field: string, known: ReadonlySet<string>, required: boolean): Validated<string | undefined> {
+  if (value === undefined || value === null) {
+    return required ? fail(`${field} is required`) : { ok: true, value: undefined };
+  }
+  const ticker = typeof value === 'string' ? toCanonicalTicker(value) : null;
+  if (!ticker) return fail(`${field} is invalid`);
+  return known.has(ticker) ? { ok: true, value: ticker } : fail(`${field} ${ticker} is not simulated`);
+}
+
+function positive(value: unknown, field: string, required: boolean): Validated<number | undefined> {
+  if (value === undefined || value === null) {
+    return required ? fail(`${field} is required`) : { ok: true, value: undefined };
+  }
+  return typeof value === 'number' && Number.isFinite(value) && value > 0
+    ? { ok: true, value }
+    : fail(`${field} must be a positive number`);
+}
+
+function bool(value: unknown, field: string): Validated<boolean> {
+  if (value === undefined || value === null) return fail(`${field} is required`);
+  return typeof value === 'boolean' ? { ok: true, value } : fail(`${field} must be a boolean`);
+}
+
+function quoteUpdate(item: unknown, at: string, known: ReadonlySet<string>): Validated<QuoteUpdate> {
+  if (!isObject(item)) return fail(`${at} must be an object`);
+  const exchange = exchangeOf(item.exchange, `${at}.exchange`, true);
+  if (!exchange.ok) return exchange;
+  const market = marketOf(item.market, `${at}.market`, true);
+  if (!market.ok) return market;
+  const ticker = tickerOf(item.ticker, `${at}.ticker`, known, true);
+  if (!ticker.ok) return ticker;
+  const numbers: Partial<Record<'bid' | 'ask' | 'bidQty' | 'askQty' | 'volume', number>> = {};
+  for (const field of ['bid', 'ask', 'bidQty', 'askQty', 'volume'] as const) {
+    const checked = positive(item[field], `${at}.${field}`, field === 'bid' || field === 'ask');
+    if (!checked.ok) return checked;
+    if (checked.value !== undefined) numbers[field] = checked.value;
+  }
+  const { bid, ask } = numbers;
+  if (bid === undefined || ask === undefined || !exchange.value || !market.value || !ticker.value) {
+    return fail(`${at} is invalid`);
+  }
+  if (ask < bid) return fail(`${at}.ask must be greater than or equal to bid`);
+  return { ok: true, value: { ...numbers, exchange: exchange.value, market: market.value, ticker: ticker.value, bid, ask } };
+}
+
+/** `PUT /_sim/quotes`: a non-empty array; the first invalid item is reported by its index. */
+export function validateQuotes(body: unknown, known: ReadonlySet<string>): Validated<QuoteUpdate[]> {
+  if (!Array.isArray(body)) return fail('body must be an array of quotes');
+  if (body.length === 0) return fail('body must contain at least one quote');
+  const updates: QuoteUpdate[] = [];
+  for (const [index, item] of body.entries()) {
+    const checked = quoteUpdate(item, `[${index}]`, known);
+    if (!checked.ok) return checked;
+    updates.push(checked.value);
+  }
+  return { ok: true, value: updates };
+}
+
+export function validatePause(body: unknown, known: ReadonlySet<string>): Validated<{ filter: MarketFilter; paused: boolean }> {
+  if (!isObject(body)) return fail('Invalid request body');
+  const exchange = exchangeOf(body.exchange, 'exchange', false);
+  if (!exchange.ok) return exchange;
+  const market = marketOf(body.market, 'market', false);
+  if (!market.ok) return market;
+  const ticker = tickerOf(body.ticker, 'ticker', known, false);
+  if (!ticker.ok) return ticker;
+  const paused = bool(body.paused, 'paused');
+  if (!paused.ok) return paused;
+  const filter: MarketFilter = {};
+  if (exchange.value) filter.exchange = exchange.value;
+  if (market.value) filter.market = market.value;
+  if (ticker.value) filter.ticker = ticker.value;
+  return { ok: true, value: { filter, paused: paused.value } };
+}
+
+/** `POST /_sim/drop`: the body is optional. */
+export function validateDrop(body: unknown): Validated<{ exchange?: ExchangeName }> {
+  if (body === undefined) return { ok: true, value: {} };
+  if (!isObject(body)) return fail('Invalid request body');
+  const exchange = exchangeOf(body.exchange, 'exchange', false);
+  if (!exchange.ok) return exchange;
+  return { ok: true, value: exchange.value ? { exchange: exchange.value } : {} };
+}
+
+/** `POST /_sim/silence {exchange?, silent}` and `POST /_sim/stall {exchange?, stalled}`. */
+export function validateFault(body: unknown, flag: 'silent' | 'stalled'): Validated<{ exchange?: ExchangeName; value: boolean }> {
+  if (!isObject(body)) return fail('Invalid request body');
+  const exchange = exchangeOf(body.exchange, 'exchange', false);
+  if (!exchange.ok) return exchange;
+  const value = bool(body[flag], flag);
+  if (!value.ok) return value;
+  return { ok: true, value: exchange.value ? { exchange: exchange.value, value: value.value } : { value: value.value } };
+}
+
+export const WALK_INTERVAL_MIN_MS = 50;
+export const WALK_INTERVAL_MAX_MS = 60_000;
+
+export function validateWalk(body: unknown): Validated<{ enabled: boolean; intervalMs?: number }> {
+  if (!isObject(body)) return fail('Invalid request body');
+  const enabled = bool(body.enabled, 'enabled');
+  if (!enabled.ok) return enabled;
+  const interval = body.intervalMs;
+  if (interval === undefined || interval === null) return { ok: true, value: { enabled: enabled.value } };
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < WALK_INTERVAL_MIN_MS || interval > WALK_INTERVAL_MAX_MS) {
+    return fail(`intervalMs must be an integer from ${WALK_INTERVAL_MIN_MS} to ${WALK_INTERVAL_MAX_MS}`);
+  }
+  return { ok: true, value: { enabled: enabled.value, intervalMs: interval } };
+}

@@ -1,0 +1,162 @@
+import type { Market } from '../../market-data/exchanges.js';
+import { formatPlain, formatStep, type Instrument } from '../instruments.js';
+import type { MarketState, SimQuote } from '../market-state.js';
+import {
+  baseOf, ok, parseJsonObject, stringList, tickerFromId,
+  type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
+} from './protocol.js';
+
+/**
+ * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
+ * websockets stream.binance.com (spot) and fstream.binance.com (futures, `/public/ws` for
+ * bookTicker). Keepalive is the websocket protocol ping, answered by the hub.
+ */
+const FUTURES_HOST = 'fapi.binance.com';
+
+function marketOfHost(host: string): Market {
+  return host.startsWith('fapi.') || host.startsWith('fstream.') ? 'FUTURES' : 'SPOT';
+}
+
+const idOf = (ticker: string): string => ticker.replace('-', '');
+
+function filters(i: Instrument, market: Market): Record<string, string>[] {
+  const tick = formatStep(i.tick, i.tick);
+  const step = formatPlain(i.lotStep);
+  const notional: Record<string, string> = market === 'SPOT'
+    ? { filterType: 'NOTIONAL', minNotional: '5.00000000', maxNotional: '9000000.00000000', avgPriceMins: '5' }
+    : { filterType: 'MIN_NOTIONAL', notional: '5' };
+  return [
+    { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '10000000', tickSize: tick },
+    { filterType: 'LOT_SIZE', minQty: step, maxQty: '9000000', stepSize: step },
+    { filterType: 'MARKET_LOT_SIZE', minQty: step, maxQty: '1000000', stepSize: step },
+    notional,
+  ];
+}
+
+function spotSymbol(i: Instrument): Record<string, unknown> {
+  return {
+    symbol: idOf(i.ticker), status: 'TRADING', baseAsset: i.base, baseAssetPrecision: 8,
+    quoteAsset: i.quote, quotePrecision: 8, quoteAssetPrecision: 8, baseCommissionPrecision: 8,
+    quoteCommissionPrecision: 8, orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT'],
+    icebergAllowed: true, ocoAllowed: true, otoAllowed: true, quoteOrderQtyMarketAllowed: true,
+    allowTrailingStop: true, cancelReplaceAllowed: true, isSpotTradingAllowed: true,
+    isMarginTradingAllowed: true, filters: filters(i, 'SPOT'), permissions: [],
+    permissionSets: [['SPOT', 'MARGIN']], defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
+    allowedSelfTradePreventionModes: ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
+  };
+}
+
+function futuresSymbol(i: Instrument): Record<string, unknown> {
+  return {
+    symbol: idOf(i.ticker), pair: idOf(i.ticker), contractType: 'PERPETUAL', deliveryDate: 4133404800000,
+    onboardDate: 1569398400000, status: 'TRADING', maintMarginPercent: '2.5000', requiredMarginPercent: '5.0000',
+    baseAsset: i.base, quoteAsset: i.quote, marginAsset: 'USDT', pricePrecision: 8,
+    quantityPrecision: 8, baseAssetPrecision: 8, quotePrecision: 8, underlyingType: 'COIN',
+    underlyingSubType: ['Layer-1'], triggerProtect: '0.0500', liquidationFee: '0.012500',
+    marketTakeBound: '0.05', maxMoveOrderLimit: 10000, filters: filters(i, 'FUTURES'),
+    orderTypes: ['LIMIT', 'MARKET', 'STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'],
+    timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'], permissionSets: ['GRID', 'COPY'],
+  };
+}
+
+function ticker24h(q: SimQuote, i: Instrument): Record<string, unknown> {
+  const last = formatStep((q.bid + q.ask) / 2, i.tick);
+  const baseVolume = formatPlain(Number((q.volume / Number(last)).toFixed(4)));
+  const closeTime = Date.now();
+  const common = {
+    symbol: idOf(q.ticker), priceChange: '0', priceChangePercent: '0.000', weightedAvgPrice: last,
+    lastPrice: last, lastQty: formatPlain(i.lotStep), openPrice: last, highPrice: last, lowPrice: last,
+    volume: baseVolume, quoteVolume: formatPlain(Number(q.volume.toFixed(2))),
+    openTime: closeTime - 86_400_000, closeTime, firstId: 1, lastId: 100_000, count: 100_000,
+  };
+  // Futures 24 h tickers carry no book fields; ccxt tells spot from futures by `bidQty`.
+  if (q.market === 'FUTURES') return common;
+  return {
+    ...common, prevClosePrice: last, bidPrice: formatStep(q.bid, i.tick), bidQty: formatPlain(q.bidQty),
+    askPrice: formatStep(q.ask, i.tick), askQty: formatPlain(q.askQty),
+  };
+}
+
+function tickers(req: RestRequest, state: MarketState, market: Market): RestReply {
+  const wanted = new Set([...stringList(safeJson(req.query.get('symbols'))), req.query.get('symbol') ?? ''].filter(Boolean));
+  const rows = state.list({ exchange: 'binance', market })
+    .filter((q) => wanted.size === 0 || wanted.has(idOf(q.ticker)))
+    .flatMap((q) => {
+      const i = state.instrument(q.ticker);
+      return i ? [ticker24h(q, i)] : [];
+    });
+  return ok(req.query.get('symbol') ? rows[0] : rows);
+}
+
+function safeJson(text: string | null): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function exchangeInfo(state: MarketState, market: Market): RestReply {
+  const build = market === 'SPOT' ? spotSymbol : futuresSymbol;
+  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.instruments.map(build) });
+}
+
+function subscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
+  const market = marketOfHost(session.host);
+  const method = msg.method;
+  for (const param of stringList(msg.params)) {
+    const [id, channel] = param.split('@');
+    const ticker = id && channel === 'bookTicker' ? tickerFromId(id, state) : undefined;
+    if (!ticker) continue;
+    if (method === 'SUBSCRIBE') {
+      session.subscribe({ market, ticker });
+    } else {
+      session.unsubscribe({ market, ticker });
+    }
+  }
+  session.reply({ result: null, id: msg.id ?? null });
+  if (method === 'SUBSCRIBE') {
+    for (const param of stringList(msg.params)) {
+      const ticker = tickerFromId(param.split('@')[0] ?? '', state);
+      if (ticker) session.pushNow({ market, ticker });
+    }
+  }
+}
+
+export const binanceProtocol: ExchangeProtocol = {
+  name: 'binance',
+  ownsHost: (hostname) => hostname.endsWith('.binance.com'),
+  rest(req, state) {
+    const market = req.host.startsWith(FUTURES_HOST) ? 'FUTURES' : 'SPOT';
+    switch (req.path) {
+      case '/api/v3/exchangeInfo':
+      case '/fapi/v1/exchangeInfo':
+        return exchangeInfo(state, market);
+      case '/api/v3/ticker/24hr':
+      case '/fapi/v1/ticker/24hr':
+        return tickers(req, state, market);
+      case '/api/v3/ping':
+      case '/fapi/v1/ping':
+        return ok({});
+      case '/api/v3/time':
+      case '/fapi/v1/time':
+        return ok({ serverTime: Date.now() });
+      default:
+        return undefined;
+    }
+  },
+  onMessage(session, text, state) {
+    const msg = parseJsonObject(text);
+    if (msg && (msg.method === 'SUBSCRIBE' || msg.method === 'UNSUBSCRIBE')) subscribe(session, msg, state);
+    else if (msg) session.reply({ code: 2, msg: 'Invalid request: unknown method', id: msg.id ?? null });
+  },
+  render(q, state) {
+    const tick = state.instrument(q.ticker)?.tick ?? 1e-8;
+    const body = {
+      u: q.seq, s: `${baseOf(q.ticker)}USDT`, b: formatStep(q.bid, tick), B: formatPlain(q.bidQty),
+      a: formatStep(q.ask, tick), A: formatPlain(q.askQty),
+    };
+    return JSON.stringify(q.market === 'FUTURES' ? { e: 'bookTicker', ...body, E: q.updatedAt, T: q.updatedAt } : body);
+  },
+};

@@ -1,0 +1,152 @@
+import type { Market } from '../../market-data/exchanges.js';
+import { formatPlain, formatStep, type Instrument } from '../instruments.js';
+import type { MarketState, SimQuote } from '../market-state.js';
+import {
+  ok, parseJsonObject, stringList, tickerFromId,
+  type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
+} from './protocol.js';
+
+/**
+ * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
+ * stream.bybit.com/v5/public/{spot,linear}; bid/ask is the `orderbook.1.<id>` topic. Keepalive is
+ * the application ping `{op:"ping"}`, answered with a pong in the shape of each socket type.
+ */
+const idOf = (ticker: string): string => ticker.replace('-', '');
+
+function envelope(result: unknown): RestReply {
+  return ok({ retCode: 0, retMsg: 'OK', result, retExtInfo: {}, time: Date.now() });
+}
+
+function spotInstrument(i: Instrument): Record<string, unknown> {
+  return {
+    symbol: idOf(i.ticker), baseCoin: i.base, quoteCoin: i.quote, innovation: '0', status: 'Trading',
+    marginTrading: 'utaOnly', stTag: '0',
+    lotSizeFilter: {
+      basePrecision: formatPlain(i.lotStep), quotePrecision: '0.00000001', minOrderQty: formatPlain(i.lotStep),
+      maxOrderQty: '1000000', minOrderAmt: '5', maxOrderAmt: '8000000',
+    },
+    priceFilter: { tickSize: formatStep(i.tick, i.tick) },
+    riskParameters: { priceLimitRatioX: '0.01', priceLimitRatioY: '0.02' },
+  };
+}
+
+function linearInstrument(i: Instrument): Record<string, unknown> {
+  const tick = formatStep(i.tick, i.tick);
+  const step = formatPlain(i.lotStep);
+  return {
+    symbol: idOf(i.ticker), contractType: 'LinearPerpetual', status: 'Trading', baseCoin: i.base,
+    quoteCoin: i.quote, launchTime: '1585526400000', deliveryTime: '0', deliveryFeeRate: '',
+    priceScale: String(Math.max(0, Math.round(-Math.log10(i.tick)))),
+    leverageFilter: { minLeverage: '1', maxLeverage: '100.00', leverageStep: '0.01' },
+    priceFilter: { minPrice: tick, maxPrice: '1999999.80', tickSize: tick },
+    lotSizeFilter: {
+      maxOrderQty: '1190.000', minOrderQty: step, qtyStep: step, postOnlyMaxOrderQty: '1190.000',
+      maxMktOrderQty: '500.000', minNotionalValue: '5',
+    },
+    unifiedMarginTrade: true, fundingInterval: 480, settleCoin: 'USDT', copyTrading: 'both',
+    upperFundingRate: '0.005', lowerFundingRate: '-0.005', isPreListing: false, preListingInfo: null,
+  };
+}
+
+function instruments(req: RestRequest, state: MarketState): RestReply {
+  const category = req.query.get('category');
+  // Pre-launch contracts and further pages do not exist here: an empty list ends ccxt's paging.
+  const empty = req.query.get('status') === 'PreLaunch' || req.query.has('cursor');
+  if (category === 'spot') return envelope({ category, list: state.instruments.map(spotInstrument) });
+  if (category === 'linear') return envelope({ category, list: empty ? [] : state.instruments.map(linearInstrument) });
+  return envelope({ category, list: [] });
+}
+
+function tickerRow(q: SimQuote, i: Instrument): Record<string, unknown> {
+  const last = (q.bid + q.ask) / 2;
+  const row: Record<string, unknown> = {
+    symbol: idOf(q.ticker), bid1Price: formatStep(q.bid, i.tick), bid1Size: formatPlain(q.bidQty),
+    ask1Price: formatStep(q.ask, i.tick), ask1Size: formatPlain(q.askQty), lastPrice: formatStep(last, i.tick),
+    prevPrice24h: formatStep(last, i.tick), price24hPcnt: '0', highPrice24h: formatStep(last, i.tick),
+    lowPrice24h: formatStep(last, i.tick), turnover24h: q.volume.toFixed(4),
+    volume24h: (q.volume / last).toFixed(4), usdIndexPrice: formatStep(last, i.tick),
+  };
+  // ccxt tells linear tickers from spot ones by `fundingRate`.
+  if (q.market === 'FUTURES') {
+    Object.assign(row, { indexPrice: row.lastPrice, markPrice: row.lastPrice, fundingRate: '0.0001', nextFundingTime: String(nextFunding()), openInterest: '1000', openInterestValue: '1000000' });
+  }
+  return row;
+}
+
+function nextFunding(now = Date.now()): number {
+  const eightHours = 8 * 3_600_000;
+  return Math.ceil(now / eightHours) * eightHours;
+}
+
+function tickers(req: RestRequest, state: MarketState): RestReply {
+  const category = req.query.get('category') ?? 'spot';
+  const market: Market | undefined = category === 'spot' ? 'SPOT' : category === 'linear' ? 'FUTURES' : undefined;
+  const symbol = req.query.get('symbol');
+  const list = market === undefined ? [] : state.list({ exchange: 'bybit', market })
+    .filter((q) => !symbol || idOf(q.ticker) === symbol)
+    .flatMap((q) => {
+      const i = state.instrument(q.ticker);
+      return i ? [tickerRow(q, i)] : [];
+    });
+  return envelope({ category, list });
+}
+
+function marketOfPath(path: string): Market {
+  return path.includes('/spot') ? 'SPOT' : 'FUTURES';
+}
+
+function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
+  const market = marketOfPath(session.path);
+  const subscribing = msg.op === 'subscribe';
+  const subs = stringList(msg.args).flatMap((topic) => {
+    const match = /^orderbook\.1\.(.+)$/.exec(topic);
+    const ticker = match?.[1] ? tickerFromId(match[1], state) : undefined;
+    return ticker ? [{ market, ticker }] : [];
+  });
+  for (const sub of subs) {
+    if (subscribing) session.subscribe(sub);
+    else session.unsubscribe(sub);
+  }
+  session.reply({ success: true, ret_msg: '', conn_id: 'sim', req_id: msg.req_id ?? '', op: msg.op });
+  if (subscribing) for (const sub of subs) session.pushNow(sub);
+}
+
+function onPing(session: WsSession, msg: Record<string, unknown>): void {
+  if (marketOfPath(session.path) === 'SPOT') {
+    session.reply({ success: true, ret_msg: 'pong', conn_id: 'sim', req_id: msg.req_id ?? '', op: 'ping' });
+  } else {
+    session.reply({ req_id: msg.req_id ?? '', op: 'pong', args: [String(Date.now())], conn_id: 'sim' });
+  }
+}
+
+export const bybitProtocol: ExchangeProtocol = {
+  name: 'bybit',
+  ownsHost: (hostname) => hostname.endsWith('.bybit.com'),
+  rest(req, state) {
+    switch (req.path) {
+      case '/v5/market/instruments-info':
+        return instruments(req, state);
+      case '/v5/market/tickers':
+        return tickers(req, state);
+      case '/v5/market/time':
+        return envelope({ timeSecond: String(Math.floor(Date.now() / 1000)), timeNano: `${Date.now()}000000` });
+      default:
+        return undefined;
+    }
+  },
+  onMessage(session, text, state) {
+    const msg = parseJsonObject(text);
+    if (msg?.op === 'ping') onPing(session, msg);
+    else if (msg?.op === 'subscribe' || msg?.op === 'unsubscribe') onSubscribe(session, msg, state);
+    else session.reply({ success: false, ret_msg: 'Invalid request', conn_id: 'sim', op: msg?.op ?? '' });
+  },
+  render(q, state) {
+    const tick = state.instrument(q.ticker)?.tick ?? 1e-8;
+    const id = idOf(q.ticker);
+    return JSON.stringify({
+      topic: `orderbook.1.${id}`, type: 'snapshot', ts: q.updatedAt,
+      data: { s: id, b: [[formatStep(q.bid, tick), formatPlain(q.bidQty)]], a: [[formatStep(q.ask, tick), formatPlain(q.askQty)]], u: q.seq, seq: q.seq },
+      cts: q.updatedAt,
+    });
+  },
+};

@@ -1,0 +1,84 @@
+import type { ExchangeName, Market } from '../../market-data/exchanges.js';
+import type { MarketState, SimQuote } from '../market-state.js';
+
+/** A REST call as it reaches the simulator: `/<original-host>/<original-path>?query`. */
+export interface RestRequest {
+  method: string;
+  host: string;
+  /** The original path, e.g. `/api/v3/exchangeInfo`. */
+  path: string;
+  query: URLSearchParams;
+}
+
+export interface RestReply {
+  status: number;
+  body: unknown;
+}
+
+/** One bid/ask subscription of a websocket connection. */
+export interface Subscription {
+  market: Market;
+  ticker: string;
+}
+
+/** What an exchange protocol may do with the websocket connection it is serving. */
+export interface WsSession {
+  readonly host: string;
+  readonly path: string;
+  /** Sends a reply (ack, pong, error); JSON-encodes anything but a string. */
+  reply(payload: unknown): void;
+  subscribe(sub: Subscription): void;
+  unsubscribe(sub: Subscription): void;
+  /** Sends the current quote of a just-subscribed market, as exchanges send a snapshot first. */
+  pushNow(sub: Subscription): void;
+}
+
+export interface ExchangeProtocol {
+  readonly name: ExchangeName;
+  /** True when this exchange owns the original host name, port removed (`fapi.binance.com`). */
+  ownsHost(host: string): boolean;
+  /** Answers a REST call, or undefined when the path is not simulated (→ 404). */
+  rest(req: RestRequest, state: MarketState): RestReply | undefined;
+  /** Handles one text frame from the client: subscribe, unsubscribe, application ping. */
+  onMessage(session: WsSession, text: string, state: MarketState): void;
+  /** The push message carrying a quote on this exchange's bid/ask channel. */
+  render(quote: SimQuote, state: MarketState): string;
+}
+
+/** Parses a JSON frame; undefined when it is not a JSON object. */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function ok(body: unknown): RestReply {
+  return { status: 200, body };
+}
+
+/** Canonical ticker from an exchange market id such as `BTCUSDT`, `btcusdt` or `BTC_USDT`. */
+export function tickerFromId(id: string, state: MarketState): string | undefined {
+  const compact = id.toUpperCase().replace(/[-_]/g, '');
+  if (!compact.endsWith('USDT')) return undefined;
+  const ticker = `${compact.slice(0, -4)}-USDT`;
+  return state.instrument(ticker) ? ticker : undefined;
+}
+
+export function baseOf(ticker: string): string {
+  return ticker.slice(0, ticker.indexOf('-'));
+}
+
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function objectList(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value)
+    ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null)
+    : [];
+}

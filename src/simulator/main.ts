@@ -1,0 +1,30 @@
+import { InvalidSimulatorEnvError, loadSimulatorConfig } from './simulator-config.js';
+import { startSimulator } from './simulator.js';
+
+// Entry point of `npm run simulator` (dist/simulator/main.js). Exits 1 naming a bad variable.
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadSimulatorConfig(process.env);
+  } catch (error) {
+    if (error instanceof InvalidSimulatorEnvError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk });
+  console.log(
+    `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}); ` +
+      `control API under /_sim/`,
+  );
+  const shutdown = (): void => {
+    void sim.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  return 0;
+}
+
+const code = await main();
+if (code !== 0) process.exit(code);

@@ -1,0 +1,53 @@
+import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
+
+/**
+ * The simulator's own environment (SIM_PORT, SIM_SYMBOLS, SIM_WALK). It is a separate program
+ * from the service, so it reads its variables here rather than through src/config.
+ */
+export interface SimulatorConfig {
+  port: number;
+  symbols: string[];
+  walk: boolean;
+}
+
+export class InvalidSimulatorEnvError extends Error {
+  constructor(readonly variable: string, rule: string) {
+    super(`Invalid environment: ${variable} ${rule}`);
+    this.name = 'InvalidSimulatorEnvError';
+  }
+}
+
+const DEFAULT_PORT = 8090;
+const SYMBOL = /^[A-Z0-9]{1,20}$/;
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || port < 1 || port > 65535) {
+    throw new InvalidSimulatorEnvError('SIM_PORT', 'must be an integer from 1 to 65535');
+  }
+  return port;
+}
+
+/** Base assets (`BTC`), or pairs against USDT (`BTCUSDT`, `BTC-USDT`, `btc/usdt`), comma separated. */
+function parseSymbols(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_SIM_SYMBOLS];
+  const bases = raw.split(',').map((s) => s.trim().toUpperCase().replace(/[-_/]?USDT$/, '')).filter(Boolean);
+  const bad = bases.find((b) => !SYMBOL.test(b));
+  if (bad !== undefined || bases.length === 0) {
+    throw new InvalidSimulatorEnvError('SIM_SYMBOLS', 'must be a comma list of base assets such as BTC,ETH');
+  }
+  return [...new Set(bases)];
+}
+
+function parseFlag(raw: string | undefined): boolean {
+  if (raw === undefined || raw.trim() === '') return false;
+  const value = raw.trim().toLowerCase();
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new InvalidSimulatorEnvError('SIM_WALK', 'must be 1, 0, true or false');
+}
+
+export function loadSimulatorConfig(env: Record<string, string | undefined>): SimulatorConfig {
+  return { port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK) };
+}

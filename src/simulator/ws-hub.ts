@@ -1,0 +1,149 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeProtocol, Subscription, WsSession } from './exchanges/protocol.js';
+import type { MarketState, SimQuote } from './market-state.js';
+
+/** How often every subscribed market is re-sent, as live exchanges do even without changes. */
+export const RESEND_INTERVAL_MS = 1_000;
+
+interface Connection {
+  id: number;
+  protocol: ExchangeProtocol;
+  socket: WebSocket;
+  session: WsSession;
+  subscriptions: Map<string, Subscription>;
+  openedAt: number;
+}
+
+export interface ConnectionState {
+  id: number;
+  path: string;
+  openedAt: string;
+  subscriptions: number;
+}
+
+export interface ExchangeFaults {
+  /** Pings answered, but no quote is pushed. */
+  silent: boolean;
+  /** Nothing is answered: neither pings nor subscriptions, and no quote is pushed. */
+  stalled: boolean;
+}
+
+const subKey = (s: Subscription): string => `${s.market}|${s.ticker}`;
+
+/** Websocket side of the simulator: connections, subscriptions, pushes and fault injection. */
+export class WsHub {
+  private readonly server = new WebSocketServer({ noServer: true, autoPong: false });
+  private readonly connections = new Set<Connection>();
+  private readonly faults = new Map<ExchangeName, ExchangeFaults>(
+    EXCHANGE_NAMES.map((name) => [name, { silent: false, stalled: false }]),
+  );
+  private readonly resendTimer: NodeJS.Timeout;
+  private readonly unlisten: () => void;
+  private nextId = 1;
+
+  constructor(private readonly state: MarketState) {
+    this.unlisten = state.onQuote((quote) => this.broadcast(quote));
+    this.resendTimer = setInterval(() => this.resendAll(), RESEND_INTERVAL_MS);
+    this.resendTimer.unref();
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, protocol: ExchangeProtocol, host: string, path: string): void {
+    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, protocol, host, path));
+  }
+
+  /** Closes matching connections abnormally (code 1006 on the client, as a network drop). */
+  drop(exchange?: ExchangeName): number {
+    let dropped = 0;
+    for (const c of this.connections) {
+      if (exchange && c.protocol.name !== exchange) continue;
+      c.socket.terminate();
+      this.connections.delete(c);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  setFault(kind: keyof ExchangeFaults, value: boolean, exchange?: ExchangeName): void {
+    for (const [name, faults] of this.faults) {
+      if (!exchange || exchange === name) faults[kind] = value;
+    }
+  }
+
+  describe(exchange: ExchangeName): { faults: ExchangeFaults; connections: ConnectionState[] } {
+    const faults = { ...(this.faults.get(exchange) ?? { silent: false, stalled: false }) };
+    const connections = [...this.connections]
+      .filter((c) => c.protocol.name === exchange)
+      .map((c) => ({ id: c.id, path: `/${c.session.host}${c.session.path}`, openedAt: new Date(c.openedAt).toISOString(), subscriptions: c.subscriptions.size }));
+    return { faults, connections };
+  }
+
+  close(): void {
+    clearInterval(this.resendTimer);
+    this.unlisten();
+    this.drop();
+    this.server.close();
+  }
+
+  private accept(socket: WebSocket, protocol: ExchangeProtocol, host: string, path: string): void {
+    const subscriptions = new Map<string, Subscription>();
+    const connection: Connection = {
+      id: this.nextId++, protocol, socket, subscriptions, openedAt: Date.now(),
+      session: {
+        host, path,
+        reply: (payload) => this.send(socket, typeof payload === 'string' ? payload : JSON.stringify(payload)),
+        subscribe: (s) => void subscriptions.set(subKey(s), s),
+        unsubscribe: (s) => void subscriptions.delete(subKey(s)),
+        pushNow: (s) => this.pushOne(connection, s),
+      },
+    };
+    this.connections.add(connection);
+    socket.on('message', (data, isBinary) => this.onMessage(connection, data, isBinary));
+    // Protocol pings (binance, gate) are answered here so that `stall` can withhold the pong.
+    socket.on('ping', (data) => {
+      if (!this.faultsOf(protocol).stalled) socket.pong(data);
+    });
+    socket.on('close', () => this.connections.delete(connection));
+    socket.on('error', () => this.connections.delete(connection));
+  }
+
+  private onMessage(c: Connection, data: RawData, isBinary: boolean): void {
+    if (isBinary || this.faultsOf(c.protocol).stalled) return;
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+    c.protocol.onMessage(c.session, text, this.state);
+  }
+
+  private broadcast(quote: SimQuote): void {
+    const key = subKey(quote);
+    for (const c of this.connections) {
+      if (c.protocol.name === quote.exchange && c.subscriptions.has(key)) this.push(c, quote);
+    }
+  }
+
+  private resendAll(): void {
+    for (const c of this.connections) {
+      for (const s of c.subscriptions.values()) this.pushOne(c, s);
+    }
+  }
+
+  private pushOne(c: Connection, s: Subscription): void {
+    const quote = this.state.get(c.protocol.name, s.market, s.ticker);
+    if (quote && !this.state.isPaused(quote)) this.push(c, quote);
+  }
+
+  private push(c: Connection, quote: SimQuote): void {
+    const faults = this.faultsOf(c.protocol);
+    if (faults.silent || faults.stalled) return;
+    this.send(c.socket, c.protocol.render(quote, this.state));
+  }
+
+  private send(socket: WebSocket, text: string): void {
+    if (socket.readyState === socket.OPEN) socket.send(text);
+  }
+
+  private faultsOf(protocol: ExchangeProtocol): ExchangeFaults {
+    return this.faults.get(protocol.name) ?? { silent: false, stalled: false };
+  }
+}
