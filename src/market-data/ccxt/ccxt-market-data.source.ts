@@ -1,0 +1,129 @@
+import type { Exchange, MarketInterface } from 'ccxt';
+import { type Observable, Subject } from 'rxjs';
+import type { ExchangeName, Market } from '../exchanges.js';
+import type { Clock } from '../clock.js';
+import type {
+  ConnectionEvent,
+  MarketDataSource,
+  MarketListing,
+  QuoteTick,
+  VolumeEntry,
+} from '../market-data-source.js';
+import { chunk } from '../symbol-universe.js';
+import type { BackoffPolicy } from './backoff.js';
+import { toCcxtSymbol, toListings, toVolumes } from './ccxt-markets.js';
+import { FeedConnection } from './feed-connection.js';
+
+/** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
+export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
+
+/**
+ * Symbols per websocket connection. binance allows 1,024 streams per connection but ccxt does
+ * not enforce it, so stay well below; bybit spot takes at most 10 args per subscribe request
+ * (ccxt sends one request per watch) and bitget advises fewer than 50 channels per connection.
+ */
+export const SYMBOLS_PER_CONNECTION: Record<ExchangeName, number> = {
+  binance: 200,
+  bybit: 10,
+  okx: 100,
+  gate: 100,
+  bitget: 50,
+};
+
+export interface CcxtSourceOptions {
+  createClient: ExchangeClientFactory;
+  clock: Clock;
+  silenceTimeoutMs: number;
+  backoff: BackoffPolicy;
+  marketsRefreshMs: number;
+}
+
+const FETCH_TICKERS_PARAMS: Record<Market, Record<string, string>> = {
+  SPOT: { type: 'spot' },
+  FUTURES: { type: 'swap', subType: 'linear' },
+};
+
+/**
+ * ccxt pro implementation. One REST client per exchange loads markets (once, reloaded when
+ * older than `marketsRefreshMs`) and 24 h tickers. Each subscription chunk gets its OWN client
+ * holding only its chunk's markets, so it owns exactly one socket: silence on one connection
+ * is handled by closing that client without touching the others, and ambiguous exchange ids
+ * (binance `BTCUSDT` is spot and perpetual) resolve to the chunk's one market type.
+ */
+export class CcxtMarketDataSource implements MarketDataSource {
+  private readonly tickSubject = new Subject<QuoteTick>();
+  private readonly eventSubject = new Subject<ConnectionEvent>();
+  readonly ticks: Observable<QuoteTick> = this.tickSubject.asObservable();
+  readonly connectionEvents: Observable<ConnectionEvent> = this.eventSubject.asObservable();
+  private readonly restClients = new Map<ExchangeName, Exchange>();
+  private readonly marketsLoadedAt = new Map<ExchangeName, number>();
+  private readonly connections: FeedConnection[] = [];
+  private closed = false;
+
+  constructor(private readonly o: CcxtSourceOptions) {}
+
+  async listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
+    return toListings(await this.loadMarkets(exchange));
+  }
+
+  async fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
+    const client = this.rest(exchange);
+    await this.loadMarkets(exchange);
+    const out: VolumeEntry[] = [];
+    for (const market of ['SPOT', 'FUTURES'] as const) {
+      out.push(...toVolumes(market, await client.fetchTickers(undefined, FETCH_TICKERS_PARAMS[market])));
+    }
+    return out;
+  }
+
+  watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
+    if (this.closed) return;
+    const markets = this.restClients.get(exchange)?.markets ?? {};
+    const symbols = tickers.map((t) => toCcxtSymbol(t, market)).filter((s) => markets[s] !== undefined);
+    chunk(symbols, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
+      const client = this.o.createClient(exchange);
+      client.setMarkets(part.map((s) => markets[s] as MarketInterface));
+      const connection = new FeedConnection({
+        id: `${exchange}:${market}:${this.connections.length}:${i}`,
+        exchange,
+        market,
+        symbols: part,
+        client: client,
+        clock: this.o.clock,
+        silenceTimeoutMs: this.o.silenceTimeoutMs,
+        backoff: this.o.backoff,
+        onTick: (tick) => this.tickSubject.next(tick),
+        onState: (event) => this.eventSubject.next(event),
+      });
+      this.connections.push(connection);
+      connection.start();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.connections.map((c) => c.stop()));
+    this.connections.length = 0;
+    await Promise.all([...this.restClients.values()].map((c) => c.close().catch(() => undefined)));
+    this.tickSubject.complete();
+    this.eventSubject.complete();
+  }
+
+  private rest(exchange: ExchangeName): Exchange {
+    let client = this.restClients.get(exchange);
+    if (!client) {
+      client = this.o.createClient(exchange);
+      this.restClients.set(exchange, client);
+    }
+    return client;
+  }
+
+  private async loadMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {
+    const now = this.o.clock.now();
+    const loadedAt = this.marketsLoadedAt.get(exchange);
+    const reload = loadedAt !== undefined && now - loadedAt >= this.o.marketsRefreshMs;
+    const markets = await this.rest(exchange).loadMarkets(reload);
+    if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
+    return markets;
+  }
+}

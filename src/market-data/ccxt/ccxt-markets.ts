@@ -1,0 +1,41 @@
+import type { MarketInterface, Ticker, Tickers } from 'ccxt';
+import type { Market } from '../exchanges.js';
+import type { MarketListing, VolumeEntry } from '../market-data-source.js';
+import { fromCcxtSymbol } from '../ticker.js';
+
+/** Spot markets and USDT-margined perpetuals (D1); everything else ccxt lists is ignored. */
+export function marketKind(m: MarketInterface): Market | null {
+  if (m.active === false) return null;
+  if (m.spot) return 'SPOT';
+  if (m.swap && m.linear && m.settle === 'USDT') return 'FUTURES';
+  return null;
+}
+
+export function toListings(markets: Record<string, MarketInterface | undefined>): MarketListing[] {
+  const out: MarketListing[] = [];
+  for (const m of Object.values(markets)) {
+    const market = m ? marketKind(m) : null;
+    if (m && market) out.push({ market, ticker: fromCcxtSymbol(m.symbol) });
+  }
+  return out;
+}
+
+/** 24 h volume in quote currency; exchanges that report only base volume get base × last. */
+export function toVolumes(market: Market, tickers: Tickers): VolumeEntry[] {
+  const out: VolumeEntry[] = [];
+  for (const t of Object.values(tickers) as (Ticker | undefined)[]) {
+    if (!t?.symbol) continue;
+    const isPerp = t.symbol.includes(':');
+    if (isPerp !== (market === 'FUTURES')) continue;
+    const quoteVolume = t.quoteVolume ?? (t.baseVolume !== undefined && t.last !== undefined ? t.baseVolume * t.last : undefined);
+    if (quoteVolume === undefined || !Number.isFinite(quoteVolume)) continue;
+    out.push({ market, ticker: fromCcxtSymbol(t.symbol), quoteVolume });
+  }
+  return out;
+}
+
+/** The ccxt symbol of a canonical ticker in a market (D1). */
+export function toCcxtSymbol(ticker: string, market: Market): string {
+  const [base, quote] = ticker.split('-');
+  return market === 'SPOT' ? `${base}/${quote}` : `${base}/${quote}:${quote}`;
+}

@@ -1,0 +1,61 @@
+import type { Observable } from 'rxjs';
+import type { ExchangeName, Market } from './exchanges.js';
+
+/** One best bid/ask update, normalised (D1): the only shape feature modules ever see. */
+export interface QuoteTick {
+  readonly exchange: ExchangeName;
+  readonly market: Market;
+  /** Canonical `BASE-QUOTE`. */
+  readonly ticker: string;
+  readonly bid: number;
+  readonly ask: number;
+  readonly bidQty: number;
+  readonly askQty: number;
+  /** Exchange timestamp in Unix ms, null when the exchange sent none. */
+  readonly exchangeTime: number | null;
+  /** Local receive time in Unix ms: staleness (D5) is judged on this. */
+  readonly receivedAt: number;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+/**
+ * A change of state of one feed connection. `connectionId` is stable across reconnects of the
+ * same subscription chunk, so consumers can count reconnects and tell when all are up.
+ */
+export interface ConnectionEvent {
+  readonly exchange: ExchangeName;
+  readonly market: Market;
+  readonly connectionId: string;
+  readonly state: ConnectionState;
+  readonly at: number;
+  /** Why a connection went down (error message, `silence`, `shutdown`). */
+  readonly reason?: string;
+}
+
+export interface MarketListing {
+  readonly market: Market;
+  readonly ticker: string;
+}
+
+/** 24 h volume in the quote currency. */
+export interface VolumeEntry {
+  readonly market: Market;
+  readonly ticker: string;
+  readonly quoteVolume: number;
+}
+
+/**
+ * Where live market data comes from. The ccxt implementation is the only one in production;
+ * tests substitute an in-memory fake. Feature modules depend on this, never on ccxt.
+ */
+export interface MarketDataSource {
+  readonly ticks: Observable<QuoteTick>;
+  readonly connectionEvents: Observable<ConnectionEvent>;
+  /** Spot and USDT-perpetual markets the exchange lists (cached; refreshed by the source). */
+  listMarkets(exchange: ExchangeName): Promise<MarketListing[]>;
+  fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]>;
+  /** Starts realtime feeds for these tickers; feeds live until `close()`. */
+  watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,131 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Subscription } from 'rxjs';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { MarketDataConfig } from '../config/market-data-config.js';
+import type { ExchangeName } from './exchanges.js';
+import { MARKET_DATA_SOURCE } from './market-data.constants.js';
+import type { MarketDataSource, MarketListing } from './market-data-source.js';
+import { FeedHealth, type ExchangeHealth } from './feed-health.js';
+import { QuoteBook } from './quote-book.js';
+import { selectUniverse, tickersListed } from './symbol-universe.js';
+import { backoffDelay } from './ccxt/backoff.js';
+
+/**
+ * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
+ * universe, starts the source's watches, pipes ticks into the quote book and refreshes volumes
+ * and markets on their timers. Without the flag it opens no connection at all.
+ */
+@Injectable()
+export class MarketDataService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MarketData');
+  private readonly config: MarketDataConfig;
+  private readonly health: FeedHealth;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private universe: string[] = [];
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) appConfig: AppConfig,
+    @Inject(MARKET_DATA_SOURCE) private readonly source: MarketDataSource,
+    private readonly book: QuoteBook,
+  ) {
+    this.config = appConfig.marketData;
+    this.health = new FeedHealth(this.config.exchanges);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.websocketEnabled) return;
+    this.subscriptions.push(
+      this.source.ticks.subscribe((tick) => this.book.apply(tick)),
+      this.source.connectionEvents.subscribe((event) => this.health.onEvent(event)),
+    );
+    // In the background: the HTTP server must come up even while exchanges are unreachable.
+    void this.startFeeds();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.timers.forEach((t) => clearInterval(t));
+    await this.source.close();
+    this.subscriptions.forEach((s) => s.unsubscribe());
+  }
+
+  healthReport(): Record<string, ExchangeHealth> {
+    return this.health.report((exchange) => this.book.lastMessageAt(exchange));
+  }
+
+  get symbols(): readonly string[] {
+    return this.universe;
+  }
+
+  private async startFeeds(): Promise<void> {
+    const loaded = await Promise.all(this.config.exchanges.map((e) => this.loadExchange(e, 0)));
+    if (this.stopped) return;
+    const ready = loaded.filter((x): x is NonNullable<typeof x> => x !== null);
+    this.universe =
+      this.config.symbols === 'auto' ? selectUniverse(ready, this.config.maxSymbols) : this.config.symbols;
+    this.logger.log(`watching ${this.universe.length} symbols on ${this.config.exchanges.join(', ')}`);
+    for (const { exchange, markets } of ready) this.watchExchange(exchange, markets);
+    for (const exchange of this.config.exchanges.filter((e) => !ready.some((r) => r.exchange === e))) {
+      void this.retryExchange(exchange);
+    }
+    this.timers.push(
+      setInterval(() => void this.refreshVolumes(), this.config.volumeRefreshMs),
+      setInterval(() => void this.refreshMarkets(), this.config.marketsRefreshMs),
+    );
+  }
+
+  /** Markets and volumes of one exchange; null (logged) when it cannot be reached now. */
+  private async loadExchange(exchange: ExchangeName, attempt: number) {
+    try {
+      const markets = await this.source.listMarkets(exchange);
+      const volumes = await this.source.fetchVolumes(exchange);
+      this.book.mergeVolumes(exchange, volumes);
+      return { exchange, markets, volumes };
+    } catch (err) {
+      this.logger.warn(`${exchange}: loading markets failed (attempt ${attempt + 1}): ${String(err)}`);
+      return null;
+    }
+  }
+
+  private async retryExchange(exchange: ExchangeName): Promise<void> {
+    for (let attempt = 1; !this.stopped; attempt++) {
+      const delay = backoffDelay(attempt, { baseMs: this.config.reconnectBaseMs, maxMs: this.config.reconnectMaxMs });
+      await new Promise((resolve) => this.timers.push(setTimeout(resolve, delay)));
+      if (this.stopped) return;
+      const loaded = await this.loadExchange(exchange, attempt);
+      if (loaded && !this.stopped) return this.watchExchange(exchange, loaded.markets);
+    }
+  }
+
+  private watchExchange(exchange: ExchangeName, markets: readonly MarketListing[]): void {
+    let watched = 0;
+    for (const market of ['SPOT', 'FUTURES'] as const) {
+      const tickers = tickersListed(markets, market, this.universe);
+      watched += tickers.length;
+      if (tickers.length > 0) this.source.watch(exchange, market, tickers);
+    }
+    this.health.setMarketCount(exchange, watched);
+  }
+
+  private async refreshVolumes(): Promise<void> {
+    for (const exchange of this.config.exchanges) {
+      if (this.stopped) return;
+      try {
+        this.book.mergeVolumes(exchange, await this.source.fetchVolumes(exchange));
+      } catch (err) {
+        // Volume may lag (D5/D6); keep the last known values and try again next period.
+        this.logger.warn(`${exchange}: volume refresh failed: ${String(err)}`);
+      }
+    }
+  }
+
+  private async refreshMarkets(): Promise<void> {
+    for (const exchange of this.config.exchanges) {
+      await this.source.listMarkets(exchange).catch((err: unknown) => {
+        this.logger.warn(`${exchange}: markets refresh failed: ${String(err)}`);
+      });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MarketDataService } from './market-data.service.js';
+import type { ExchangeHealth } from './feed-health.js';
+
+export class MarketHealthDto {
+  exchanges: Record<string, ExchangeHealth>;
+}
+
+/** Feed health (D12). Separate from /health, which stays database-only liveness. */
+@ApiTags('health')
+@Controller('health')
+export class MarketHealthController {
+  constructor(private readonly marketData: MarketDataService) {}
+
+  @Get('market')
+  @ApiOperation({
+    summary: 'Websocket feed state per configured exchange',
+    description: '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null.',
+  })
+  @ApiOkResponse({
+    schema: {
+      example: { exchanges: { binance: { connected: true, lastMessageAt: '2026-01-01T00:00:00.000Z', reconnects: 0, markets: 40 } } },
+    },
+  })
+  market(): MarketHealthDto {
+    return { exchanges: this.marketData.healthReport() };
+  }
+}

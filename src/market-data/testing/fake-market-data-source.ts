@@ -1,0 +1,51 @@
+import { Subject } from 'rxjs';
+import type { ExchangeName, Market } from '../exchanges.js';
+import type {
+  ConnectionEvent,
+  MarketDataSource,
+  MarketListing,
+  QuoteTick,
+  VolumeEntry,
+} from '../market-data-source.js';
+
+/**
+ * In-memory MarketDataSource for tests of the core and of feature modules: markets and volumes
+ * are set up front, ticks and connection events are pushed by the test.
+ */
+export class FakeMarketDataSource implements MarketDataSource {
+  readonly tickSubject = new Subject<QuoteTick>();
+  readonly eventSubject = new Subject<ConnectionEvent>();
+  readonly ticks = this.tickSubject.asObservable();
+  readonly connectionEvents = this.eventSubject.asObservable();
+  readonly markets = new Map<ExchangeName, MarketListing[]>();
+  readonly volumes = new Map<ExchangeName, VolumeEntry[]>();
+  readonly watches: { exchange: ExchangeName; market: Market; tickers: string[] }[] = [];
+  volumeFetches = 0;
+  closed = false;
+
+  listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
+    return Promise.resolve(this.markets.get(exchange) ?? []);
+  }
+
+  fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
+    this.volumeFetches++;
+    return Promise.resolve(this.volumes.get(exchange) ?? []);
+  }
+
+  watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
+    this.watches.push({ exchange, market, tickers: [...tickers] });
+  }
+
+  push(tick: QuoteTick): void {
+    this.tickSubject.next(tick);
+  }
+
+  emit(event: ConnectionEvent): void {
+    this.eventSubject.next(event);
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+}
