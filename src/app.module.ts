@@ -9,6 +9,7 @@ import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MarketDataModule } from './market-data/market-data.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 
 @Module({})
@@ -21,6 +22,7 @@ export class AppModule {
         DatabaseModule,
         MetricsModule,
         SseModule,
+        MarketDataModule,
         HealthModule,
         FavoriteCryptosModule,
       ],

@@ -1,0 +1,52 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { CcxtMarketDataSource } from './ccxt/ccxt-market-data.source.js';
+import { createExchangeClient } from './ccxt/exchange-clients.js';
+import { type Clock, systemClock } from './clock.js';
+import type { ExchangeName } from './exchanges.js';
+import { MARKET_CLOCK, MARKET_DATA_SOURCE, QUOTE_TICK_BUS } from './market-data.constants.js';
+import { MarketDataMetrics } from './market-data.metrics.js';
+import { MarketDataService } from './market-data.service.js';
+import { MarketHealthController } from './market-health.controller.js';
+import { MarketSampleRepository } from './market-sample.repository.js';
+import { QuoteBook } from './quote-book.js';
+import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
+import { SampleRecorderJob } from './sample-recorder.job.js';
+
+/**
+ * The market-data core: source (ccxt), quote book, tick bus, feed health and the sample
+ * recorder. Global, so feature modules inject QuoteBook / QUOTE_TICK_BUS / MarketSampleRepository
+ * without importing it; tests replace MARKET_DATA_SOURCE with a fake.
+ */
+@Global()
+@Module({
+  controllers: [MarketHealthController],
+  providers: [
+    { provide: MARKET_CLOCK, useValue: systemClock },
+    { provide: QUOTE_TICK_BUS, useFactory: (): QuoteTickBus => new InProcessQuoteTickBus() },
+    {
+      provide: QuoteBook,
+      inject: [QUOTE_TICK_BUS, MARKET_CLOCK],
+      useFactory: (bus: QuoteTickBus, clock: Clock) => new QuoteBook(bus, clock),
+    },
+    {
+      provide: MARKET_DATA_SOURCE,
+      inject: [APP_CONFIG, MARKET_CLOCK],
+      useFactory: ({ marketData: c }: AppConfig, clock: Clock) =>
+        new CcxtMarketDataSource({
+          createClient: (exchange: ExchangeName) =>
+            createExchangeClient(exchange, { simulatorUrl: c.simulatorUrl ?? undefined }),
+          clock,
+          silenceTimeoutMs: c.silenceTimeoutMs,
+          backoff: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
+          marketsRefreshMs: c.marketsRefreshMs,
+        }),
+    },
+    MarketDataService,
+    MarketDataMetrics,
+    MarketSampleRepository,
+    SampleRecorderJob,
+  ],
+  exports: [MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+})
+export class MarketDataModule {}
