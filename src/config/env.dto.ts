@@ -149,4 +149,11 @@ export class EnvDto {
   @Min(1000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
   @Max(3_600_000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
   HISTORY_INTERVAL_MS: number = 10_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })
+  @Min(50, { message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })
+  @Max(60_000, { message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })
+  LOOKER_STREAM_INTERVAL_MS: number = 1000;
 }

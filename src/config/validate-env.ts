@@ -51,6 +51,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
     marketData: toMarketDataConfig(env),
     arbitrageRateLimit: { limit: env.ARBITRAGE_RATE_LIMIT, ttlMs: env.ARBITRAGE_RATE_TTL_MS },
     history: { intervalMs: env.HISTORY_INTERVAL_MS },
+    lookers: { streamIntervalMs: env.LOOKER_STREAM_INTERVAL_MS },
   };
 }
 

@@ -1,0 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EXCHANGE_NAMES, type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+
+/** SPEC 2.5; the prices, volume and time are null for a crypto never seen (D7). Swagger only. */
+export class LookerPriceEventDto {
+  @ApiProperty({ example: 'BTC-USDT' })
+  ticker: string;
+
+  @ApiProperty({ enum: EXCHANGE_NAMES, example: 'binance' })
+  exchange: ExchangeName;
+
+  @ApiProperty({ enum: MARKETS, example: 'SPOT' })
+  market: Market;
+
+  @ApiProperty({ type: Number, nullable: true, example: 97012.5, description: 'Best sell price' })
+  ask: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 97012.4, description: 'Best buy price' })
+  bid: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 1.2e9, description: '24 h quote volume; may lag up to 60 s' })
+  volume: number | null;
+
+  @ApiProperty({ example: false, description: 'Last tick older than 10 s, no quote yet, or no realtime feed' })
+  stale: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: '2026-03-01T12:00:00.000Z', description: 'Last tick, ISO 8601' })
+  updatedAt: string | null;
+}

@@ -1,0 +1,19 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error.js';
+import { UuidParam } from '../common/validation/uuid-param.pipe.js';
+import { LOOKER_NOT_FOUND } from './lookers.service.js';
+
+/**
+ * The `{id}` path parameter: blank is SPEC 4.2's 400 `id parameter is required`; anything that
+ * cannot be a stored id is simply `looker not found` (it never reaches SQL).
+ */
+@Injectable()
+export class LookerIdParam implements PipeTransform<string, string> {
+  private readonly uuid = new UuidParam(LOOKER_NOT_FOUND);
+
+  transform(value: string | undefined): string {
+    const id = (value ?? '').trim();
+    if (id === '') throw AppError.invalid('id parameter is required');
+    return this.uuid.transform(id);
+  }
+}
