@@ -9,6 +9,7 @@ import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JournalModule } from './journal/journal.module.js';
 import { LookersModule } from './lookers/lookers.module.js';
 import { MarketDataModule } from './market-data/market-data.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
         MarketDataModule,
         HealthModule,
         FavoriteCryptosModule,
+        JournalModule,
         LookersModule,
       ],
       providers: [

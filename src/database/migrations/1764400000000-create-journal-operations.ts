@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Journal operations (D10). Prices and amounts are double precision so they arrive as JS
  * numbers from both PostgreSQL and PGlite; grossPnl/netPnl/netPnlPct are computed on read.
  */
-export class CreateJournalOperations1764000000000 implements MigrationInterface {
-  name = 'CreateJournalOperations1764000000000';
+export class CreateJournalOperations1764400000000 implements MigrationInterface {
+  name = 'CreateJournalOperations1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

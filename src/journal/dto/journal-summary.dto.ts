@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class SummaryDayDto {
+  @ApiProperty({ example: '2026-03-01', description: 'São Paulo calendar day' })
+  date: string;
+
+  @ApiProperty({ example: 65.4 })
+  netPnl: number;
+
+  @ApiProperty({ example: 120.9, description: 'Running total from the first day of the period' })
+  cumulativeNetPnl: number;
+}
+
+export class SummaryGroupDto {
+  @ApiProperty({ example: 'binance->okx', description: 'Route groups: <buyExchange>-><sellExchange>' })
+  key: string;
+
+  @ApiProperty({ example: 4 })
+  count: number;
+
+  @ApiProperty({ example: 140.2 })
+  grossPnl: number;
+
+  @ApiProperty({ example: 120.9 })
+  netPnl: number;
+
+  @ApiProperty({ example: 75 })
+  winRate: number;
+}
+
+/** SPEC 2.10 over closed operations with closedAt in [from, to). */
+export class JournalSummaryDto {
+  @ApiProperty({ example: 120.9 })
+  netPnl: number;
+
+  @ApiProperty({ example: 140.2 })
+  grossPnl: number;
+
+  @ApiProperty({ example: 75, description: 'Closed operations with netPnl > 0 ÷ closed operations × 100; 0 when none' })
+  winRate: number;
+
+  @ApiProperty({ example: 25.6, description: 'Trading fees + withdrawal fees' })
+  feesPaid: number;
+
+  @ApiProperty({ example: 6.3, description: 'Sum of funding; negative when funding was paid' })
+  fundingReceived: number;
+
+  @ApiProperty({ example: 2, description: 'Open now (filters apply, the period does not)' })
+  openOperations: number;
+
+  @ApiProperty({ type: [SummaryDayDto] })
+  series: SummaryDayDto[];
+
+  @ApiProperty({ type: [SummaryGroupDto] })
+  byRoute: SummaryGroupDto[];
+
+  @ApiProperty({ type: [SummaryGroupDto] })
+  byAsset: SummaryGroupDto[];
+
+  @ApiProperty({ type: [SummaryGroupDto] })
+  byStrategy: SummaryGroupDto[];
+
+  @ApiProperty({ type: [SummaryGroupDto] })
+  bySource: SummaryGroupDto[];
+}

@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional } from 'class-validator';
+import { EmailField } from '../../common/validation/field-rules.js';
+import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
+import { CrossRule, EmptyAsAbsent, OneOfRule, TextRule, TimestampRule } from './operation-rules.js';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+/** Owner only: GET one, PATCH and DELETE. */
+export class OperationOwnerQueryDto {
+  @ApiProperty({ example: 'trader@example.com' })
+  @EmailField()
+  email: string;
+}
+
+/** D10 filters shared by the listing and the export. from/to apply to closedAt, or openedAt when open. */
+export class OperationFiltersDto extends OperationOwnerQueryDto {
+  @ApiPropertyOptional({ enum: OPERATION_STATUSES })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @OneOfRule('status', OPERATION_STATUSES)
+  status?: OperationStatus;
+
+  @ApiPropertyOptional({ enum: STRATEGIES })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @OneOfRule('strategy', STRATEGIES)
+  strategy?: Strategy;
+
+  @ApiPropertyOptional({ example: 'BTC', description: 'Case-insensitive' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @TextRule('asset', { max: 20, transform: (s) => s.toUpperCase() })
+  asset?: string;
+
+  @ApiPropertyOptional({ example: 'import', description: 'Case-insensitive' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @TextRule('source', { max: 32, transform: (s) => s.toLowerCase() })
+  source?: string;
+
+  @ApiPropertyOptional({ example: '2026-03-01T00:00:00-03:00', description: 'Inclusive, RFC 3339' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @TimestampRule('from')
+  from?: Date;
+
+  @ApiPropertyOptional({ example: '2026-04-01T00:00:00-03:00', description: 'Exclusive, RFC 3339' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @TimestampRule('to')
+  @CrossRule((v, o) => (v instanceof Date && o.from instanceof Date && v <= o.from ? 'to must be after from' : undefined))
+  to?: Date;
+}
+
+export class ListOperationsQueryDto extends OperationFiltersDto {
+  @ApiPropertyOptional({ example: 100, description: '1 to 500, default 100' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @Transform(toInt)
+  @CrossRule((v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 500 ? undefined : 'limit must be an integer from 1 to 500'))
+  limit?: number;
+
+  @ApiPropertyOptional({ example: 0, description: '0 or more, default 0' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @Transform(toInt)
+  @CrossRule((v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : 'offset must be an integer of 0 or more'))
+  offset?: number;
+}
+
+/** SPEC 4.5 summary query: the filters without status; `to` defaults to now. */
+export class SummaryQueryDto extends OmitType(OperationFiltersDto, ['status'] as const) {}

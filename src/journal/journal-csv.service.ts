@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { UnsupportedMediaTypeException } from '@nestjs/common';
+import { parse, CsvError } from 'csv-parse';
+import { stringify, type Stringifier } from 'csv-stringify';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../common/errors/app-error.js';
+import type { ImportErrorDto, ImportResultDto } from './dto/import-result.dto.js';
+import { OperationDto } from './dto/operation.dto.js';
+import type { OperationFiltersDto } from './dto/operation-query.dto.js';
+import { CSV_HEADER, toCsvCells } from './journal-csv.js';
+import { headerProblem, rowToFields } from './journal-import.js';
+import type { OperationFields } from './journal-operation.entity.js';
+import { type ExportCursor, JournalRepository } from './journal.repository.js';
+import type { EntityManager } from 'typeorm';
+
+/** Keyset page size of the export; memory holds one page whatever the row count. */
+export const EXPORT_PAGE_SIZE = 1000;
+/** Rows per INSERT … ON CONFLICT of the import (20 parameters each, far below 65,535). */
+const IMPORT_BATCH = 500;
+
+interface ImportState {
+  email: string;
+  manager: EntityManager;
+  header?: string[];
+  batch: OperationFields[];
+  keys: Set<string>;
+  result: ImportResultDto;
+}
+
+/** The journal's CSV export and import (D10). */
+@Injectable()
+export class JournalCsvService {
+  constructor(private readonly operations: JournalRepository) {}
+
+  /**
+   * Streams every matching operation. The first page is read before any header is sent, so a
+   * database failure is still a proper JSON 500; later pages wait for the client to drain.
+   */
+  async export(query: OperationFiltersDto, res: Response): Promise<void> {
+    let page = await this.operations.exportPage(query.email, query, null, EXPORT_PAGE_SIZE);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="journal.csv"');
+    const csv = stringify();
+    const sent = pipeline(csv, res);
+    try {
+      if (!(await write(csv, CSV_HEADER))) return;
+      for (;;) {
+        for (const op of page) if (!(await write(csv, toCsvCells(OperationDto.from(op))))) return;
+        const last = page[page.length - 1];
+        if (page.length < EXPORT_PAGE_SIZE || !last) break;
+        const cursor: ExportCursor = { openedAt: last.openedAt, id: last.id };
+        page = await this.operations.exportPage(query.email, query, cursor, EXPORT_PAGE_SIZE);
+      }
+      csv.end();
+    } catch (err) {
+      csv.destroy(err instanceof Error ? err : new Error(String(err)));
+    } finally {
+      await sent.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Imports the CSV in one transaction: rows are parsed as a stream and written in batches, a
+   * row that fails its checks is reported and writes nothing; a CSV that cannot be parsed at all
+   * rolls everything back and is a 400.
+   */
+  async import(email: string, body: unknown): Promise<ImportResultDto> {
+    if (typeof body !== 'string') throw new UnsupportedMediaTypeException('Content-Type must be text/csv');
+    try {
+      return await this.operations.transaction(async (manager) => {
+        const state: ImportState = { email, manager, batch: [], keys: new Set(), result: { created: 0, updated: 0, errors: [] } };
+        await this.readRows(body, state);
+        if (!state.header) throw AppError.invalid(`CSV header must be: ${CSV_HEADER.join(',')}`);
+        await this.flush(state);
+        return state.result;
+      });
+    } catch (err) {
+      if (err instanceof CsvError) throw AppError.invalid(`CSV could not be read: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async readRows(text: string, state: ImportState): Promise<void> {
+    let newlinesBefore = 0;
+    const parser = parse(text, { bom: true, raw: true, relax_column_count: true, skip_empty_lines: true });
+    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
+      // Skipped blank lines arrive at the start of the next record's raw text.
+      const line = 1 + newlinesBefore + countNewlines(/^[\r\n]*/.exec(raw)?.[0] ?? '');
+      newlinesBefore += countNewlines(raw);
+      if (!state.header) {
+        const problem = headerProblem(record);
+        if (problem) throw AppError.invalid(problem);
+        state.header = record;
+        continue;
+      }
+      await this.take(state, line, record);
+    }
+  }
+
+  private async take(state: ImportState, line: number, record: string[]): Promise<void> {
+    const row = rowToFields(state.email, state.header ?? [], record);
+    if (!row.ok) {
+      state.result.errors.push({ line, message: row.message } satisfies ImportErrorDto);
+      return;
+    }
+    // One INSERT … ON CONFLICT cannot touch a row twice: a repeated key starts a new batch.
+    const key = row.fields.externalId === null ? null : `${row.fields.source}\u0000${row.fields.externalId}`;
+    if (state.batch.length >= IMPORT_BATCH || (key !== null && state.keys.has(key))) await this.flush(state);
+    state.batch.push(row.fields);
+    if (key !== null) state.keys.add(key);
+  }
+
+  private async flush(state: ImportState): Promise<void> {
+    const { created, updated } = await this.operations.upsertBatch(state.manager, state.email, state.batch);
+    state.result.created += created;
+    state.result.updated += updated;
+    state.batch = [];
+    state.keys.clear();
+  }
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n += 1;
+  return n;
+}
+
+/** Writes one record; waits while the client is behind. False when the client has gone. */
+async function write(csv: Stringifier, cells: string[]): Promise<boolean> {
+  if (csv.destroyed) return false;
+  if (csv.write(cells)) return true;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      csv.off('drain', done);
+      csv.off('close', done);
+      resolve();
+    };
+    csv.on('drain', done);
+    csv.on('close', done);
+  });
+  return !csv.destroyed;
+}
