@@ -110,9 +110,15 @@ export function buildInstrument(base: string): Instrument {
 
 /**
  * Contract size of a USDT perpetual on venues that trade in contracts (okx `ctVal`, gate
- * `quanto_multiplier`): a power of ten worth roughly `targetUsd` per contract.
+ * `quanto_multiplier`): the power of ten worth at most `maxUsd` per contract (okx: 1000 gives
+ * BTC 0.01, ETH 0.1, DOGE 1000, as listed there).
  */
-export function contractSizeFor(instrument: Instrument, targetUsd: number): number {
-  const size = 10 ** Math.round(Math.log10(targetUsd / instrument.mid));
+export function contractSizeFor(instrument: Instrument, maxUsd: number): number {
+  const size = 10 ** Math.floor(Math.log10(maxUsd / instrument.mid));
   return Number(size.toPrecision(1));
+}
+
+/** A base quantity in contracts, without float noise (1.5 / 0.01 → 150). */
+export function toContracts(baseQty: number, contractSize: number): string {
+  return formatPlain(Number((baseQty / contractSize).toFixed(8)));
 }

@@ -44,12 +44,30 @@ export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClien
     has: { fetchCurrencies: false },
   };
   if (opts.simulatorUrl !== undefined) {
-    const template = new Pro();
+    const template = defaultsOf(exchange);
     config.urls = { ...template.urls, api: rewriteApiUrls(template.urls.api, template.hostname, opts.simulatorUrl) };
     // ccxt refuses plain ws:// in Node without an agent.
     config.httpAgent = new http.Agent({ keepAlive: true });
   }
   return new Pro(config);
+}
+
+interface ClientDefaults {
+  urls: Exchange['urls'];
+  hostname: string | undefined;
+}
+
+// Building a ccxt client costs ~100 ms of CPU; the default URLs never change, so read them once.
+const defaults = new Map<ExchangeName, ClientDefaults>();
+
+function defaultsOf(exchange: ExchangeName): ClientDefaults {
+  let found = defaults.get(exchange);
+  if (!found) {
+    const template = new PRO_CLASSES[exchange]();
+    found = { urls: template.urls, hostname: template.hostname };
+    defaults.set(exchange, found);
+  }
+  return found;
 }
 
 /**

@@ -1,0 +1,3 @@
+import { describeExchangeContract } from './contract-harness.js';
+
+describeExchangeContract('gate');
