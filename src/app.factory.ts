@@ -10,6 +10,7 @@ import { accessLogMiddleware } from './common/http/access-log.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { MetricsService } from './metrics/metrics.service.js';
+import { HISTORY_IMPORT_PATH, historyImportBodyParsers } from './opportunity-history/import-body-parser.js';
 
 /**
  * Builds the whole HTTP application exactly as production runs it; main.ts listens on it and
@@ -41,6 +42,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   });
+  // The history import takes up to 64 MiB (D8); mounted first, it reads its own body.
+  app.use(HISTORY_IMPORT_PATH, ...historyImportBodyParsers());
   app.use(express.json({ limit: config.bodyLimitBytes }));
   setupSwagger(app);
   app.enableShutdownHooks();

@@ -13,6 +13,8 @@ import { JournalModule } from './journal/journal.module.js';
 import { LookersModule } from './lookers/lookers.module.js';
 import { MarketDataModule } from './market-data/market-data.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { OpportunityHistoryModule } from './opportunity-history/opportunity-history.module.js';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 
 @Module({})
 export class AppModule {
@@ -29,6 +31,8 @@ export class AppModule {
         FavoriteCryptosModule,
         JournalModule,
         LookersModule,
+        RateLimitModule,
+        OpportunityHistoryModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: AppValidationPipe },

@@ -1,0 +1,49 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** D9 statistics of one route over the look-back; spreads in percent on the basis. */
+export class HistoryStatsDto {
+  @ApiProperty({ example: 'BTC-USDT' })
+  ticker: string;
+
+  @ApiProperty({ example: 'binance' })
+  buy: string;
+
+  @ApiProperty({ example: 'okx' })
+  sell: string;
+
+  @ApiProperty({ example: 7 })
+  days: number;
+
+  @ApiProperty({ example: 0.3 })
+  threshold: number;
+
+  @ApiProperty({ enum: ['net', 'gross'], example: 'net' })
+  basis: string;
+
+  @ApiProperty({ example: 60480, description: 'Samples in the look-back' })
+  samples: number;
+
+  @ApiProperty({ example: 42, description: 'Maximal runs at or above the threshold; a gap over 3 intervals ends one' })
+  windows: number;
+
+  @ApiProperty({ example: 128.5, description: 'Samples at or above the threshold × HISTORY_INTERVAL_MS ÷ 60,000' })
+  minutesAbove: number;
+
+  @ApiProperty({ type: Number, nullable: true, example: 1.42 })
+  maxSpread: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 0.08 })
+  avgSpread: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 0.05, description: 'Nearest-rank median' })
+  p50Spread: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 0.31, description: 'Nearest-rank 90th percentile' })
+  p90Spread: number | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '2026-03-01T00:00:00.000Z', description: 'RFC 3339 UTC' })
+  firstSampleAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '2026-03-07T23:59:50.000Z', description: 'RFC 3339 UTC' })
+  lastSampleAt: string | null;
+}

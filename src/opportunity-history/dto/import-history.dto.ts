@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** One row of an import (D8); documentation only, import-rows.ts validates. */
+export class ImportHistoryRowDto {
+  @ApiProperty({ example: '2026-03-01T12:00:00Z', description: 'RFC 3339' })
+  time: string;
+
+  @ApiProperty({ example: 'BTC-USDT' })
+  ticker: string;
+
+  @ApiProperty({ example: 'binance' })
+  buyExchange: string;
+
+  @ApiProperty({ example: 'okx' })
+  sellExchange: string;
+
+  @ApiProperty({ example: 65000.5, description: 'Ask on the buy exchange, > 0' })
+  buyPrice: number;
+
+  @ApiProperty({ example: 65390.5, description: 'Bid on the sell exchange, > 0' })
+  sellPrice: number;
+
+  @ApiProperty({ example: 0.6 })
+  grossSpreadPercent: number;
+
+  @ApiProperty({ example: 0.1, description: '≥ 0' })
+  buyFeePercent: number;
+
+  @ApiProperty({ example: 0.1, description: '≥ 0' })
+  sellFeePercent: number;
+
+  @ApiProperty({ example: 0.00002, description: 'Base units, ≥ 0' })
+  withdrawalFee: number;
+
+  @ApiProperty({ example: 1.3, description: 'USD, ≥ 0' })
+  withdrawalFeeUsd: number;
+
+  @ApiProperty({ example: false })
+  feesEstimated: boolean;
+
+  @ApiProperty({ example: true })
+  executable: boolean;
+
+  @ApiProperty({ type: Number, nullable: true, required: false, example: 125000000, description: '24 h quote volume' })
+  volume24h?: number | null;
+}
+
+export class ImportHistoryResultDto {
+  @ApiProperty({ example: 2, description: 'Rows in the request' })
+  imported: number;
+}

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { FailureMessage } from '../common/errors/failure-message.decorator.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ArbitrageRateLimit } from '../common/rate-limit/arbitrage-rate-limit.decorator.js';
+import { BacktestRequestDto } from './dto/backtest-request.dto.js';
+import { BacktestResultDto } from './dto/backtest-result.dto.js';
+import { HistoryStatsQueryDto } from './dto/history-stats-query.dto.js';
+import { HistoryStatsDto } from './dto/history-stats.dto.js';
+import { ImportHistoryResultDto, ImportHistoryRowDto } from './dto/import-history.dto.js';
+import { NDJSON } from './import-rows.js';
+import { HISTORY_UNAVAILABLE, OpportunityHistoryService } from './opportunity-history.service.js';
+
+const ROUTE_400 = [
+  'ticker is required', 'buy is required', 'sell is required', 'days is required', 'threshold is required',
+  'ticker is invalid', 'buy must be one of …', 'sell must be one of …', 'buy and sell must differ',
+  'days must be an integer from 1 to 90', 'threshold must be a number from 0 to 100', 'basis must be net or gross',
+];
+
+@ApiTags('opportunity-history')
+@ArbitrageRateLimit()
+@Controller('v1/opportunity-history')
+export class OpportunityHistoryController {
+  constructor(private readonly history: OpportunityHistoryService) {}
+
+  @Post('import')
+  @HttpCode(HttpStatus.OK)
+  @FailureMessage('Failed to import opportunity history')
+  @ApiOperation({
+    summary: 'Backfill opportunity history (D8)',
+    description:
+      'A JSON array (application/json) or NDJSON (application/x-ndjson), up to 100,000 rows and 64 MiB. ' +
+      'Every row is validated first; one invalid row rejects the request, naming it. Idempotent: same ' +
+      'route and time → one row, the newer values win.',
+  })
+  @ApiConsumes('application/json', NDJSON)
+  @ApiBody({ type: [ImportHistoryRowDto], description: 'JSON array of rows, or one JSON row per line as NDJSON' })
+  @ApiOkResponse({ type: ImportHistoryResultDto })
+  @ApiErrors({
+    400: ['Invalid request body', 'row 3: buyPrice must be a positive number', 'row 1: time is required', 'at most 100000 rows per import'],
+    413: ['request body too large'],
+    503: [HISTORY_UNAVAILABLE],
+  })
+  import(@Body() body: unknown): Promise<ImportHistoryResultDto> {
+    return this.history.import(body);
+  }
+
+  @Get('stats')
+  @FailureMessage('Failed to get opportunity history stats')
+  @ApiOperation({ summary: 'Spread statistics of one route over the look-back (D9)' })
+  @ApiOkResponse({ type: HistoryStatsDto })
+  @ApiErrors({ 400: ROUTE_400, 503: [HISTORY_UNAVAILABLE] })
+  stats(@Query() query: HistoryStatsQueryDto): Promise<HistoryStatsDto> {
+    return this.history.stats(query);
+  }
+
+  @Post('backtest')
+  @HttpCode(HttpStatus.OK)
+  @FailureMessage('Failed to run backtest')
+  @ApiOperation({
+    summary: 'Simulate a route with transfer time and costs (SPEC 4.8, D9)',
+    description:
+      'One operation per window; the exit is at the spread observed on arrival; an expired operation is ' +
+      'closed at spread 0 and still pays its costs; unresolved operations are excluded from the aggregates.',
+  })
+  @ApiOkResponse({ type: BacktestResultDto })
+  @ApiErrors({
+    400: [
+      'Invalid request body', ...ROUTE_400,
+      'capital must be a number from 10 to 10000000', 'transferMinutes must be an integer from 0 to 1440',
+    ],
+    503: [HISTORY_UNAVAILABLE],
+  })
+  backtest(@Body() body: BacktestRequestDto): Promise<BacktestResultDto> {
+    return this.history.backtest(body);
+  }
+}

@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import type { BacktestSample, SpreadBasis } from './backtest.engine.js';
+import { OpportunityHistoryEntity } from './opportunity-history.entity.js';
+import { type OpportunitySample, sampleKey } from './opportunity-sample.js';
+
+export interface HistoryRoute {
+  ticker: string;
+  buy: string;
+  sell: string;
+}
+
+/** A closed look-back [from, to]. */
+export interface TimeRange {
+  from: Date;
+  to: Date;
+}
+
+export interface StatsQuery {
+  basis: SpreadBasis;
+  threshold: number;
+  /** Net spreads charge the withdrawal fee against this capital (D9: 1000 for stats). */
+  capital: number;
+  /** A gap longer than this ends a window (3 × HISTORY_INTERVAL_MS). */
+  maxGapMs: number;
+}
+
+export interface StatsRow {
+  samples: number;
+  samplesAbove: number;
+  windows: number;
+  maxSpread: number | null;
+  avgSpread: number | null;
+  p50Spread: number | null;
+  p90Spread: number | null;
+  firstSampleAt: Date | null;
+  lastSampleAt: Date | null;
+}
+
+const COLUMNS = [
+  'ticker', 'buy_exchange', 'sell_exchange', 'time', 'buy_price', 'sell_price', 'gross_spread_percent',
+  'buy_fee_percent', 'sell_fee_percent', 'withdrawal_fee', 'withdrawal_fee_usd', 'fees_estimated', 'executable', 'volume_24h',
+] as const;
+const KEY = ['ticker', 'buy_exchange', 'sell_exchange', 'time'];
+/** 4,000 rows × 14 parameters = 56,000, under PostgreSQL's 65,535 bind parameters per statement. */
+export const UPSERT_CHUNK_ROWS = 4000;
+export const BACKTEST_PAGE_ROWS = 10_000;
+
+/** The spread on each basis as SQL, the same arithmetic in the same order as spreadOnBasis. */
+const SPREAD_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
+  gross: () => 'gross_spread_percent',
+  net: (capital) =>
+    `gross_spread_percent - buy_fee_percent - sell_fee_percent - withdrawal_fee_usd / ${capital}::float8 * 100`,
+};
+
+@Injectable()
+export class OpportunityHistoryRepository {
+  constructor(
+    @InjectRepository(OpportunityHistoryEntity) private readonly table: Repository<OpportunityHistoryEntity>,
+  ) {}
+
+  /**
+   * Stores samples idempotently in one transaction: same route and time → one row, the newer
+   * values win (later rows of the same call, then later calls). The import and the live recorder
+   * both write through here.
+   */
+  async upsert(samples: readonly OpportunitySample[]): Promise<void> {
+    const latest = [...new Map(samples.map((s) => [sampleKey(s), s])).values()];
+    if (latest.length === 0) return;
+    await this.table.manager.transaction(async (manager) => {
+      for (let i = 0; i < latest.length; i += UPSERT_CHUNK_ROWS) {
+        await insertChunk(manager, latest.slice(i, i + UPSERT_CHUNK_ROWS));
+      }
+    });
+  }
+
+  /**
+   * The route's samples in the range, oldest first, as keyset pages of `pageRows`: memory holds
+   * one page whatever the look-back. Rows come back already shaped as the engine's samples.
+   */
+  async *pages(route: HistoryRoute, range: TimeRange, pageRows = BACKTEST_PAGE_ROWS): AsyncGenerator<BacktestSample[]> {
+    let after: string | null = null;
+    for (;;) {
+      const page: BacktestSample[] = await this.table.query<BacktestSample[]>(
+        `SELECT (EXTRACT(EPOCH FROM time) * 1000)::float8 AS "time",
+                gross_spread_percent AS "grossSpreadPercent", buy_fee_percent AS "buyFeePercent",
+                sell_fee_percent AS "sellFeePercent", withdrawal_fee_usd AS "withdrawalFeeUsd",
+                fees_estimated AS "feesEstimated", executable
+           FROM opportunity_history
+          WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3
+            AND time ${after === null ? '>=' : '>'} $4 AND time <= $5
+          ORDER BY time
+          LIMIT $6`,
+        [route.ticker, route.buy, route.sell, after ?? range.from.toISOString(), range.to.toISOString(), pageRows],
+      );
+      if (page.length > 0) yield page;
+      if (page.length < pageRows) return;
+      after = new Date(page[page.length - 1]?.time ?? 0).toISOString();
+    }
+  }
+
+  /**
+   * D9 statistics in one pass of the database. A window starts at a sample at or above the
+   * threshold whose predecessor is below it, absent, or more than maxGapMs earlier: the same
+   * rule the backtest engine walks. percentile_disc is the nearest-rank percentile.
+   */
+  async stats(route: HistoryRoute, range: TimeRange, q: StatsQuery): Promise<StatsRow> {
+    const params: unknown[] = [
+      route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.threshold, q.maxGapMs,
+    ];
+    // Only the net basis reads the capital; an unreferenced parameter would have no type.
+    if (q.basis === 'net') params.push(q.capital);
+    const spread = SPREAD_SQL[q.basis]('$8');
+    const [row] = await this.table.query<Record<string, unknown>[]>(
+      `WITH s AS (
+         SELECT time, ${spread} AS spread,
+                LAG(time) OVER w AS prev_time, LAG(${spread}) OVER w AS prev_spread
+           FROM opportunity_history
+          WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
+         WINDOW w AS (ORDER BY time)
+       )
+       SELECT count(*) AS samples,
+              count(*) FILTER (WHERE spread >= $6::float8) AS above,
+              count(*) FILTER (WHERE spread >= $6::float8 AND (prev_time IS NULL OR prev_spread < $6::float8
+                OR time - prev_time > $7::float8 * interval '1 millisecond')) AS windows,
+              max(spread) AS max, avg(spread) AS avg,
+              percentile_disc(0.5) WITHIN GROUP (ORDER BY spread) AS p50,
+              percentile_disc(0.9) WITHIN GROUP (ORDER BY spread) AS p90,
+              min(time) AS first, max(time) AS last
+         FROM s`,
+      params,
+    );
+    return statsRowOf(row ?? {});
+  }
+}
+
+/** PostgreSQL returns COUNT as a string, PGlite as a number: converted here, once. */
+function statsRowOf(row: Record<string, unknown>): StatsRow {
+  const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | Date));
+  return {
+    samples: num(row.samples) ?? 0,
+    samplesAbove: num(row.above) ?? 0,
+    windows: num(row.windows) ?? 0,
+    maxSpread: num(row.max),
+    avgSpread: num(row.avg),
+    p50Spread: num(row.p50),
+    p90Spread: num(row.p90),
+    firstSampleAt: date(row.first),
+    lastSampleAt: date(row.last),
+  };
+}
+
+const UPDATE_SET = COLUMNS.filter((c) => !KEY.includes(c))
+  .map((c) => `${c} = EXCLUDED.${c}`)
+  .join(', ');
+
+async function insertChunk(manager: EntityManager, rows: readonly OpportunitySample[]): Promise<void> {
+  const params: unknown[] = [];
+  const tuples = rows.map((s) => {
+    const base = params.length;
+    params.push(
+      s.ticker, s.buyExchange, s.sellExchange, s.time.toISOString(), s.buyPrice, s.sellPrice, s.grossSpreadPercent,
+      s.buyFeePercent, s.sellFeePercent, s.withdrawalFee, s.withdrawalFeeUsd, s.feesEstimated, s.executable, s.volume24h,
+    );
+    return `(${COLUMNS.map((_, j) => `$${base + j + 1}`).join(', ')})`;
+  });
+  await manager.query(
+    `INSERT INTO opportunity_history (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
+     ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${UPDATE_SET}`,
+    params,
+  );
+}

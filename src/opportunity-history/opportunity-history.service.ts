@@ -1,0 +1,88 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { BacktestEngine } from './backtest.engine.js';
+import { BacktestResultDto } from './dto/backtest-result.dto.js';
+import type { HistoryStatsDto } from './dto/history-stats.dto.js';
+import type { ImportHistoryResultDto } from './dto/import-history.dto.js';
+import { rowsOf, validateRows } from './import-rows.js';
+import { OpportunityHistoryRepository, type TimeRange } from './opportunity-history.repository.js';
+import { DEFAULT_CAPITAL, parseBacktestRequest, parseRouteParams, type RawParams } from './route-params.js';
+
+export const HISTORY_UNAVAILABLE = 'opportunity history unavailable';
+const DAY_MS = 86_400_000;
+
+@Injectable()
+export class OpportunityHistoryService {
+  private readonly logger = new Logger(OpportunityHistoryService.name);
+  private readonly exchanges: readonly string[];
+  private readonly intervalMs: number;
+
+  constructor(
+    private readonly repository: OpportunityHistoryRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.exchanges = config.marketData.exchanges;
+    this.intervalMs = config.history.intervalMs;
+  }
+
+  /** D8: every row is validated before anything is stored; n = rows in the request. */
+  async import(body: unknown): Promise<ImportHistoryResultDto> {
+    const samples = validateRows(rowsOf(body));
+    await this.store(() => this.repository.upsert(samples));
+    return { imported: samples.length };
+  }
+
+  async stats(raw: RawParams): Promise<HistoryStatsDto> {
+    const params = parseRouteParams(raw, this.exchanges, 'query');
+    const route = { ticker: params.ticker, buy: params.buy, sell: params.sell };
+    const row = await this.store(() =>
+      this.repository.stats(route, lookBack(params.days), {
+        basis: params.basis,
+        threshold: params.threshold,
+        capital: DEFAULT_CAPITAL,
+        maxGapMs: 3 * this.intervalMs,
+      }),
+    );
+    return {
+      ...params,
+      samples: row.samples,
+      windows: row.windows,
+      minutesAbove: (row.samplesAbove * this.intervalMs) / 60_000,
+      maxSpread: row.maxSpread,
+      avgSpread: row.avgSpread,
+      p50Spread: row.p50Spread,
+      p90Spread: row.p90Spread,
+      firstSampleAt: row.firstSampleAt?.toISOString() ?? null,
+      lastSampleAt: row.lastSampleAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Walks the look-back page by page through the engine; one page is in memory at a time. */
+  async backtest(raw: RawParams): Promise<BacktestResultDto> {
+    const request = parseBacktestRequest(raw, this.exchanges);
+    const engine = new BacktestEngine({ ...request, intervalMs: this.intervalMs });
+    const route = { ticker: request.ticker, buy: request.buy, sell: request.sell };
+    await this.store(async () => {
+      for await (const page of this.repository.pages(route, lookBack(request.days))) {
+        for (const sample of page) engine.push(sample);
+      }
+    });
+    return BacktestResultDto.from(engine.finish());
+  }
+
+  /** Any failure of the store is a 503 with the D2 text; the cause is logged, never shown. */
+  private async store<T>(query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (error) {
+      this.logger.error({ msg: 'opportunity history query failed', error: error instanceof Error ? error.message : String(error) });
+      throw AppError.unavailable(HISTORY_UNAVAILABLE);
+    }
+  }
+}
+
+function lookBack(days: number): TimeRange {
+  const to = new Date();
+  return { from: new Date(to.getTime() - days * DAY_MS), to };
+}

@@ -1,0 +1,86 @@
+import { AppError } from '../common/errors/app-error.js';
+import { toCanonicalTicker } from '../market-data/ticker.js';
+import { SPREAD_BASES, type SpreadBasis } from './backtest.engine.js';
+
+/** The validated parameters shared by stats and backtest (D9). */
+export interface RouteParams {
+  ticker: string;
+  buy: string;
+  sell: string;
+  days: number;
+  threshold: number;
+  basis: SpreadBasis;
+}
+
+export interface BacktestRequest extends RouteParams {
+  capital: number;
+  transferMinutes: number;
+}
+
+/** Raw members as they arrive: JSON values from a body, strings from a query. */
+export type RawParams = Partial<Record<keyof BacktestRequest, unknown>>;
+type Source = 'query' | 'body';
+
+export const DEFAULT_CAPITAL = 1000;
+const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * Checks every member in D2's order (ticker, buy, sell, days, threshold, basis, capital,
+ * transferMinutes) and throws the first failure. The exchange list is the configured one, which
+ * is why this runs in the service rather than as static DTO decorators: the DTOs only report
+ * missing members (`<field> is required`), which D2 puts before every other check.
+ */
+export function parseRouteParams(raw: RawParams, exchanges: readonly string[], source: Source): RouteParams {
+  const ticker = typeof raw.ticker === 'string' ? toCanonicalTicker(raw.ticker) : null;
+  if (!ticker) throw AppError.invalid('ticker is invalid');
+  const buy = exchangeOf(raw.buy, 'buy', exchanges);
+  const sell = exchangeOf(raw.sell, 'sell', exchanges);
+  if (buy === sell) throw AppError.invalid('buy and sell must differ');
+  const days = numberOf(raw.days, source);
+  if (days === null || !Number.isInteger(days) || days < 1 || days > 90) {
+    throw AppError.invalid('days must be an integer from 1 to 90');
+  }
+  const threshold = numberOf(raw.threshold, source);
+  if (threshold === null || threshold < 0 || threshold > 100) {
+    throw AppError.invalid('threshold must be a number from 0 to 100');
+  }
+  return { ticker, buy, sell, days, threshold, basis: basisOf(raw.basis) };
+}
+
+export function parseBacktestRequest(raw: RawParams, exchanges: readonly string[]): BacktestRequest {
+  const route = parseRouteParams(raw, exchanges, 'body');
+  const capital = absent(raw.capital) ? DEFAULT_CAPITAL : numberOf(raw.capital, 'body');
+  if (capital === null || capital < 10 || capital > 10_000_000) {
+    throw AppError.invalid('capital must be a number from 10 to 10000000');
+  }
+  const transferMinutes = absent(raw.transferMinutes) ? 0 : numberOf(raw.transferMinutes, 'body');
+  if (transferMinutes === null || !Number.isInteger(transferMinutes) || transferMinutes < 0 || transferMinutes > 1440) {
+    throw AppError.invalid('transferMinutes must be an integer from 0 to 1440');
+  }
+  return { ...route, capital, transferMinutes };
+}
+
+const absent = (value: unknown): boolean => value === undefined || value === null;
+
+function exchangeOf(value: unknown, field: 'buy' | 'sell', exchanges: readonly string[]): string {
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : null;
+  if (name === null || !exchanges.includes(name)) {
+    throw AppError.invalid(`${field} must be one of ${exchanges.join(', ')}`);
+  }
+  return name;
+}
+
+/** A body member must be a JSON number; a query member is its decimal text. */
+function numberOf(value: unknown, source: Source): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (source === 'query' && typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value.trim());
+  return null;
+}
+
+function basisOf(value: unknown): SpreadBasis {
+  if (absent(value) || value === '') return 'net';
+  const basis = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  const known = SPREAD_BASES.find((b) => b === basis);
+  if (!known) throw AppError.invalid('basis must be net or gross');
+  return known;
+}

@@ -1,0 +1,203 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { at, designedHistory, row, STEP_MS } from './opportunity-history.fixtures.js';
+
+const BTC = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx' };
+
+describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)', () => {
+  let t: TestApp;
+  // Whole seconds two days back: inside every look-back of 2 days or more.
+  const base = Math.floor((Date.now() - 2 * 86_400_000 + 3_600_000) / 1000) * 1000;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ARBITRAGE_RATE_LIMIT: '100000' });
+    await importJson(designedHistory(base)).expect(200, { imported: 26 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const importJson = (rows: unknown) => request(t.baseUrl).post('/v1/opportunity-history/import').send(rows as object);
+  const importNdjson = (text: string) =>
+    request(t.baseUrl).post('/v1/opportunity-history/import').set('Content-Type', 'application/x-ndjson').send(text);
+  const stats = (query: Record<string, unknown>) => request(t.baseUrl).get('/v1/opportunity-history/stats').query(query);
+  const backtest = (body: Record<string, unknown>) => request(t.baseUrl).post('/v1/opportunity-history/backtest').send(body);
+
+  describe('backtest over the designed history', () => {
+    it('checks every result field', async () => {
+      const res = await backtest({ ...BTC, days: 3, threshold: 0.5, basis: 'gross', transferMinutes: 1 }).expect(200);
+      const body = res.body;
+      expect(body).toMatchObject({
+        trades: 4, completed: 1, expired: 2, unresolved: 1, skippedBusy: 2, skippedInfeasible: 1, estimatedCosts: 2,
+      });
+      expect(body.grossUsd).toBeCloseTo(12, 9); // A only; expired close at 0, unresolved excluded
+      expect(body.netUsd).toBeCloseTo(3, 9); // 9 − 3 − 3
+      expect(body.netPercent).toBeCloseTo(0.3, 9);
+      expect(body.winRate).toBeCloseTo(100 / 3, 9);
+      expect(Object.keys(body).sort()).toEqual([
+        'completed', 'estimatedCosts', 'expired', 'grossUsd', 'history', 'netPercent', 'netUsd', 'skippedBusy',
+        'skippedInfeasible', 'trades', 'unresolved', 'winRate',
+      ]);
+      const [a, c, e, g] = body.history;
+      expect(body.history).toHaveLength(4);
+      expect(a).toMatchObject({ entry: at(base, 1), arrival: at(base, 7), status: 'completed', entrySpread: 0.6, exitGrossSpread: 1.2, costsEstimated: true });
+      expect(a.grossUsd).toBeCloseTo(12, 9);
+      expect(a.netUsd).toBeCloseTo(9, 9);
+      expect(a.netPercent).toBeCloseTo(0.9, 9);
+      expect(c).toMatchObject({ entry: at(base, 13), arrival: at(base, 19), status: 'expired', entrySpread: 0.6, exitGrossSpread: 0, grossUsd: 0, costsEstimated: false });
+      expect(c.netUsd).toBeCloseTo(-3, 9);
+      expect(c.netPercent).toBeCloseTo(-0.3, 9);
+      expect(e).toMatchObject({ entry: at(base, 19), arrival: at(base, 25), status: 'expired', exitGrossSpread: 0 });
+      expect(g).toEqual({
+        entry: at(base, 27), arrival: at(base, 33), status: 'unresolved', entrySpread: 0.8,
+        exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null, costsEstimated: true,
+      });
+    });
+
+    it('applies the defaults: basis net, capital 1000, transfer 0', async () => {
+      // Net = gross − 0.3. Threshold 0.55: windows A (i4–i7), B (i10–i11, not executable), D (i16–i17).
+      // Transfer 0: A enters i4 (net 0.6), exits at 0.9 → 9 − 3 = 6; D enters i16 → 9 − 3 = 6.
+      const res = await backtest({ ...BTC, days: 3, threshold: 0.55 }).expect(200);
+      expect(res.body).toMatchObject({ trades: 2, completed: 2, expired: 0, unresolved: 0, skippedInfeasible: 1, skippedBusy: 0, winRate: 100 });
+      expect(res.body.netUsd).toBeCloseTo(12, 9);
+      expect(res.body.history[0].entry).toBe(at(base, 4));
+      expect(res.body.history[0].entrySpread).toBeCloseTo(0.6, 9);
+    });
+
+    it('capital scales the net basis and the USD figures', async () => {
+      // Capital 10,000, gross basis, transfer 0, threshold 1.15: only i6 (1.1)? no, only i7 (1.2).
+      const res = await backtest({ ...BTC, days: 3, threshold: 1.15, basis: 'gross', capital: 10_000 }).expect(200);
+      expect(res.body.trades).toBe(1);
+      expect(res.body.grossUsd).toBeCloseTo(120, 9); // 10,000 × 1.2 %
+      expect(res.body.netUsd).toBeCloseTo(99, 9); // − (10,000 × 0.2 % + 1)
+      expect(res.body.netPercent).toBeCloseTo(0.99, 9);
+    });
+
+    it('an unknown route or a look-back before the history answers an empty result', async () => {
+      const res = await backtest({ ticker: 'SOL-USDT', buy: 'gate', sell: 'bybit', days: 1, threshold: 0 }).expect(200);
+      expect(res.body).toEqual({
+        trades: 0, completed: 0, expired: 0, unresolved: 0, skippedBusy: 0, skippedInfeasible: 0,
+        estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
+      });
+      expect((await backtest({ ...BTC, days: 1, threshold: 0 }).expect(200)).body.trades).toBe(0);
+    });
+  });
+
+  describe('stats', () => {
+    it('answers every field on the gross basis (nearest-rank percentiles)', async () => {
+      const res = await stats({ ticker: 'btcusdt', buy: 'BINANCE', sell: 'okx', days: '3', threshold: '0.5', basis: 'gross' }).expect(200);
+      expect(res.body).toEqual({
+        ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 3, threshold: 0.5, basis: 'gross',
+        samples: 26,
+        windows: 7, // A–G: the gap after i20 splits E from F
+        minutesAbove: expect.closeTo((19 * STEP_MS) / 60_000, 9),
+        maxSpread: 1.2,
+        avgSpread: expect.closeTo(16.1 / 26, 9),
+        p50Spread: 0.7, // rank ⌈0.5 × 26⌉ = 13
+        p90Spread: 1.0, // rank ⌈0.9 × 26⌉ = 24
+        firstSampleAt: at(base, 0),
+        lastSampleAt: at(base, 28),
+      });
+    });
+
+    it('defaults to the net basis (capital 1000)', async () => {
+      const res = await stats({ ...BTC, days: 3, threshold: 0.55 }).expect(200);
+      expect(res.body).toMatchObject({ basis: 'net', samples: 26, windows: 3 });
+      expect(res.body.minutesAbove).toBeCloseTo((7 * STEP_MS) / 60_000, 9);
+      expect(res.body.maxSpread).toBeCloseTo(0.9, 9);
+      expect(res.body.avgSpread).toBeCloseTo(16.1 / 26 - 0.3, 9);
+    });
+
+    it('null values and times when there are no samples', async () => {
+      const res = await stats({ ticker: 'ETH-USDT', buy: 'gate', sell: 'bitget', days: 90, threshold: 0 }).expect(200);
+      expect(res.body).toEqual({
+        ticker: 'ETH-USDT', buy: 'gate', sell: 'bitget', days: 90, threshold: 0, basis: 'net', samples: 0, windows: 0,
+        minutesAbove: 0, maxSpread: null, avgSpread: null, p50Spread: null, p90Spread: null, firstSampleAt: null, lastSampleAt: null,
+      });
+    });
+  });
+
+  describe('import', () => {
+    const doge = (i: number, gross: number) => row(base + i * STEP_MS, gross, { ticker: 'DOGE-USDT', buyExchange: 'bybit', sellExchange: 'gate' });
+    const dogeStats = async () =>
+      (await stats({ ticker: 'DOGE-USDT', buy: 'bybit', sell: 'gate', days: 3, threshold: 0, basis: 'gross' }).expect(200)).body;
+
+    it('is idempotent: same route and time → one row, the newer values win (also within one request)', async () => {
+      await importJson([doge(0, 0.4), doge(1, 0.5)]).expect(200, { imported: 2 });
+      await importJson([doge(1, 0.9), doge(2, 0.3), doge(2, 0.6)]).expect(200, { imported: 3 });
+      const s = await dogeStats();
+      expect(s.samples).toBe(3);
+      expect(s.maxSpread).toBe(0.9);
+      expect(s.avgSpread).toBeCloseTo((0.4 + 0.9 + 0.6) / 3, 9);
+    });
+
+    it('accepts NDJSON (blank lines ignored) and normalises ticker and exchange names', async () => {
+      const lines = [{ ...doge(3, 0.7), ticker: 'dogeusdt', buyExchange: 'ByBit' }, doge(4, 0.2)].map((r) => JSON.stringify(r));
+      await importNdjson(`${lines.join('\n')}\n\n`).expect(200, { imported: 2 });
+      expect((await dogeStats()).samples).toBe(5);
+    });
+
+    it('takes bodies over the global 1 MiB limit, in several INSERT chunks (5,000 rows)', async () => {
+      const rows = Array.from({ length: 5000 }, (_, i) =>
+        row(base + i * STEP_MS, (i % 10) / 10, { ticker: 'XRP-USDT', buyExchange: 'okx', sellExchange: 'bitget' }));
+      expect(JSON.stringify(rows).length).toBeGreaterThan(1024 * 1024);
+      await importJson(rows).expect(200, { imported: 5000 });
+      const s = await stats({ ticker: 'XRP-USDT', buy: 'okx', sell: 'bitget', days: 3, threshold: 0.5, basis: 'gross' }).expect(200);
+      expect(s.body).toMatchObject({ samples: 5000, windows: 500, p50Spread: 0.4, p90Spread: 0.8, maxSpread: 0.9 });
+    });
+
+    it('other routes keep the 1 MiB limit (413)', async () => {
+      const res = await backtest({ ...BTC, days: 3, threshold: 0.5, padding: 'x'.repeat(1024 * 1024 + 10) }).expect(413);
+      expect(res.body).toEqual({ statusCode: 413, message: 'request body too large', error: 'Payload Too Large' });
+    });
+
+    it.each([
+      ['a row with a bad member, naming it and its number', [doge(10, 0.5), doge(11, 0.5), { ...doge(12, 0.5), buyPrice: 0 }], 'row 3: buyPrice must be a positive number'],
+      ['a missing member first', [{ ...doge(10, 0.5), time: undefined, buyPrice: -1 }], 'row 1: time is required'],
+      ['null is missing', [doge(10, 0.5), { ...doge(11, 0.5), executable: null }], 'row 2: executable is required'],
+      ['a time that is not RFC 3339', [{ ...doge(10, 0.5), time: '2026-03-01 12:00' }], 'row 1: time must be an RFC 3339 timestamp'],
+      ['a day that does not exist', [{ ...doge(10, 0.5), time: '2026-02-30T00:00:00Z' }], 'row 1: time must be an RFC 3339 timestamp'],
+      ['a bad ticker', [{ ...doge(10, 0.5), ticker: 'DOGE/USDT' }], 'row 1: ticker is invalid'],
+      ['an unknown exchange', [{ ...doge(10, 0.5), sellExchange: 'kraken' }], 'row 1: sellExchange must be one of binance, bybit, okx, gate, bitget'],
+      ['the same exchange twice', [{ ...doge(10, 0.5), sellExchange: 'BYBIT' }], 'row 1: buyExchange and sellExchange must differ'],
+      ['a string number', [{ ...doge(10, 0.5), grossSpreadPercent: '0.5' }], 'row 1: grossSpreadPercent must be a number'],
+      ['a negative fee', [{ ...doge(10, 0.5), sellFeePercent: -0.1 }], 'row 1: sellFeePercent must be a number of 0 or more'],
+      ['a non-boolean flag', [{ ...doge(10, 0.5), feesEstimated: 'no' }], 'row 1: feesEstimated must be true or false'],
+      ['a negative volume', [{ ...doge(10, 0.5), volume24h: -5 }], 'row 1: volume24h must be a number of 0 or more'],
+      ['a row that is not an object', [doge(10, 0.5), 7], 'row 2: must be a JSON object'],
+      ['an object instead of an array', { rows: [] }, 'Invalid request body'],
+    ])('400 for %s, and nothing is stored', async (_label, body, message) => {
+      const res = await importJson(body).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+      expect((await dogeStats()).samples).toBe(5);
+    });
+
+    it('400 for NDJSON with a line that is not JSON, and for more than 100,000 rows', async () => {
+      const bad = await importNdjson(`${JSON.stringify(doge(10, 0.5))}\n{"time": \n`).expect(400);
+      expect(bad.body.message).toBe('row 2: invalid JSON');
+      const many = await importNdjson('{}\n'.repeat(100_001)).expect(400);
+      expect(many.body.message).toBe('at most 100000 rows per import');
+      const malformed = await request(t.baseUrl).post('/v1/opportunity-history/import').set('Content-Type', 'application/json').send('[{').expect(400);
+      expect(malformed.body.message).toBe('Invalid request body');
+      expect((await dogeStats()).samples).toBe(5);
+    });
+  });
+
+  describe('503 when the store fails', () => {
+    it('answers opportunity history unavailable on every route, and recovers', async () => {
+      const db = t.app.get(DataSource);
+      await db.query('ALTER TABLE opportunity_history RENAME TO opportunity_history_broken');
+      try {
+        const expected = { statusCode: 503, message: 'opportunity history unavailable', error: 'Service Unavailable' };
+        expect((await stats({ ...BTC, days: 3, threshold: 0.5 }).expect(503)).body).toEqual(expected);
+        expect((await backtest({ ...BTC, days: 3, threshold: 0.5 }).expect(503)).body).toEqual(expected);
+        expect((await importJson([row(base, 0.5)]).expect(503)).body).toEqual(expected);
+      } finally {
+        await db.query('ALTER TABLE opportunity_history_broken RENAME TO opportunity_history');
+      }
+      await stats({ ...BTC, days: 3, threshold: 0.5 }).expect(200);
+    });
+  });
+});
