@@ -1,0 +1,124 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../utils/test-app.js';
+
+/** Long-only trade of 1 bought at 100: gross = result; fees and funding as given. */
+function trade(email: string, closedAt: string | null, result: number, extra: Record<string, unknown> = {}) {
+  return {
+    email,
+    strategy: 'cross_exchange',
+    asset: 'BTC',
+    buyExchange: 'binance',
+    sellExchange: 'okx',
+    openedAt: '2017-01-01T00:00:00Z',
+    quantity: 1,
+    entryBuyPrice: 100,
+    ...(closedAt ? { closedAt, exitSellPrice: 100 + result } : {}),
+    ...extra,
+  };
+}
+
+describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
+  let t: TestApp;
+  const email = 'sum@example.com';
+  const summary = (query: Record<string, unknown>) => request(t.baseUrl).get('/v1/journal/summary').query(query);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const ops = [
+      trade(email, '2026-03-02T02:59:59.999Z', 10, { tradingFees: 1, withdrawalFees: 0.5, funding: 2 }), // 1 Mar, 23:59:59.999 in São Paulo
+      trade(email, '2026-03-02T03:00:00.000Z', -4, { funding: -1, feesEstimated: true }), // 2 Mar, 00:00 in São Paulo
+      trade(email, '2026-03-02T15:00:00Z', 0, { asset: 'ETH', buyExchange: 'bybit', source: 'import' }),
+      trade(email, '2026-03-03T15:00:00Z', 6, { strategy: 'funding', asset: 'ETH' }),
+      trade(email, '2018-01-16T02:30:00Z', 1), // 00:30 on 16 Jan 2018 in São Paulo (-02:00, DST)
+      trade(email, '2099-01-01T00:00:00Z', 1000), // after "now": outside the default period
+      trade(email, null, 0),
+      trade(email, null, 0, { strategy: 'funding' }),
+      trade('someone-else@example.com', '2026-03-02T15:00:00Z', 500),
+    ];
+    for (const op of ops) await request(t.baseUrl).post('/v1/journal/operations').send(op).expect(201);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('everything up to now: totals, win rate, fees, funding, open count, series by São Paulo day, groups', async () => {
+    const res = await summary({ email }).expect(200);
+    // results 10 − 1.5 + 2 = 10.5; −4 − 1 = −5; 0; 6; 1 → net 12.5, gross 13
+    expect(res.body).toEqual({
+      netPnl: 12.5,
+      grossPnl: 13,
+      winRate: 60,
+      feesPaid: 1.5,
+      fundingReceived: 1,
+      openOperations: 2,
+      series: [
+        { date: '2018-01-16', netPnl: 1, cumulativeNetPnl: 1 },
+        { date: '2026-03-01', netPnl: 10.5, cumulativeNetPnl: 11.5 },
+        { date: '2026-03-02', netPnl: -5, cumulativeNetPnl: 6.5 },
+        { date: '2026-03-03', netPnl: 6, cumulativeNetPnl: 12.5 },
+      ],
+      byRoute: [
+        { key: 'binance->okx', count: 4, grossPnl: 13, netPnl: 12.5, winRate: 75 },
+        { key: 'bybit->okx', count: 1, grossPnl: 0, netPnl: 0, winRate: 0 },
+      ],
+      byAsset: [
+        { key: 'BTC', count: 3, grossPnl: 7, netPnl: 6.5, winRate: 66.66666667 },
+        { key: 'ETH', count: 2, grossPnl: 6, netPnl: 6, winRate: 50 },
+      ],
+      byStrategy: [
+        { key: 'cross_exchange', count: 4, grossPnl: 7, netPnl: 6.5, winRate: 50 },
+        { key: 'funding', count: 1, grossPnl: 6, netPnl: 6, winRate: 100 },
+      ],
+      bySource: [
+        { key: 'manual', count: 4, grossPnl: 13, netPnl: 12.5, winRate: 75 },
+        { key: 'import', count: 1, grossPnl: 0, netPnl: 0, winRate: 0 },
+      ],
+    });
+  });
+
+  it('[from, to) is half-open on both São Paulo midnights of 2 March', async () => {
+    const res = await summary({ email, from: '2026-03-02T00:00:00-03:00', to: '2026-03-03T00:00:00-03:00' }).expect(200);
+    expect(res.body.series).toEqual([{ date: '2026-03-02', netPnl: -5, cumulativeNetPnl: -5 }]);
+    expect(res.body.netPnl).toBe(-5);
+    // The period does not apply to the open count.
+    expect(res.body.openOperations).toBe(2);
+  });
+
+  it('to defaults to now (the 2099 operation is out); an explicit to includes it', async () => {
+    const res = await summary({ email, from: '2030-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' }).expect(200);
+    expect(res.body.netPnl).toBe(1000);
+    expect((await summary({ email, from: '2026-03-03T12:00:00Z' }).expect(200)).body.netPnl).toBe(6);
+  });
+
+  it('filters strategy, asset, source apply to the closed ones and to openOperations', async () => {
+    const funding = await summary({ email, strategy: 'funding' }).expect(200);
+    expect([funding.body.netPnl, funding.body.openOperations]).toEqual([6, 1]);
+    const eth = await summary({ email, asset: 'eth' }).expect(200);
+    expect([eth.body.netPnl, eth.body.openOperations]).toEqual([6, 0]);
+    const imported = await summary({ email, source: 'import' }).expect(200);
+    expect([imported.body.netPnl, imported.body.winRate]).toEqual([0, 0]);
+  });
+
+  it('no closed operation in the period: zeros, winRate 0, empty series and groups', async () => {
+    const res = await summary({ email: 'nobody@example.com' }).expect(200);
+    expect(res.body).toEqual({
+      netPnl: 0, grossPnl: 0, winRate: 0, feesPaid: 0, fundingReceived: 0, openOperations: 0,
+      series: [], byRoute: [], byAsset: [], byStrategy: [], bySource: [],
+    });
+  });
+
+  it.each([
+    [{}, 'email is required'],
+    [{ email: 'bad' }, 'email is invalid'],
+    [{ email, from: '2026-03-01' }, 'from must be an RFC 3339 timestamp'],
+    [{ email, to: 'tomorrow' }, 'to must be an RFC 3339 timestamp'],
+    [{ email, from: '2026-03-02T00:00:00Z', to: '2026-03-01T00:00:00Z' }, 'to must be after from'],
+    [{ email, from: '2026-03-02T00:00:00Z', to: '2026-03-02T00:00:00Z' }, 'to must be after from'],
+    [{ email, from: '2999-03-02T00:00:00Z' }, 'to must be after from'],
+    [{ email, strategy: 'hodl' }, 'strategy must be one of spot_futures, cross_exchange, funding, other'],
+  ])('%j -> 400 %s', async (query, message) => {
+    const res = await summary(query).expect(400);
+    expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+  });
+});
