@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
+import { loadSimulatorConfig } from './simulator-config.js';
+
+describe('loadSimulatorConfig', () => {
+  it('defaults: port 8090, the twenty symbols, no walk', () => {
+    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false });
+  });
+
+  it('reads SIM_PORT, SIM_SYMBOLS in any pair form, SIM_WALK', () => {
+    expect(loadSimulatorConfig({ SIM_PORT: '18090', SIM_SYMBOLS: 'btc, ETHUSDT,sol-usdt,BTC', SIM_WALK: '1' }))
+      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true });
+  });
+
+  it.each([
+    [{ SIM_PORT: 'abc' }, 'SIM_PORT'],
+    [{ SIM_PORT: '70000' }, 'SIM_PORT'],
+    [{ SIM_SYMBOLS: 'BTC,???' }, 'SIM_SYMBOLS'],
+    [{ SIM_WALK: 'maybe' }, 'SIM_WALK'],
+  ])('names the bad variable: %j', (env, variable) => {
+    expect(() => loadSimulatorConfig(env)).toThrow(variable);
+  });
+});
