@@ -6,6 +6,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { FailureMessageInterceptor } from './common/errors/failure-message.interceptor.js';
 import { SseModule } from './common/sse/sse.module.js';
 import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
+import { CalculatorsModule } from './calculators/calculators.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -29,6 +30,7 @@ export class AppModule {
         MarketDataModule,
         HealthModule,
         FavoriteCryptosModule,
+        CalculatorsModule,
         JournalModule,
         LookersModule,
         RateLimitModule,

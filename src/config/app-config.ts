@@ -16,6 +16,8 @@ export interface AppConfig {
   arbitrageRateLimit: { limit: number; ttlMs: number };
   /** D8/D9: the opportunity-history sampling interval (stats minutes, backtest gap rule). */
   history: { intervalMs: number };
+  /** SPEC 4.1/8, D5: calculator market-data cache windows and the "market data" age limit. */
+  calculator: { processCacheMs: number; streamCacheMs: number; marketDataMaxAgeMs: number };
   /** SPEC 4.2: the looker stream cadence (1 s); smaller only to keep tests fast. */
   lookers: { streamIntervalMs: number };
 }

@@ -150,6 +150,28 @@ export class EnvDto {
   @Max(3_600_000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
   HISTORY_INTERVAL_MS: number = 10_000;
 
+  // --- Calculator (SPEC 4.1, 8; D5) ---
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'CALCULATOR_PROCESS_CACHE_MS must be an integer from 0 to 3600000' })
+  @Min(0, { message: 'CALCULATOR_PROCESS_CACHE_MS must be an integer from 0 to 3600000' })
+  @Max(3_600_000, { message: 'CALCULATOR_PROCESS_CACHE_MS must be an integer from 0 to 3600000' })
+  CALCULATOR_PROCESS_CACHE_MS: number = 55_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'CALCULATOR_STREAM_CACHE_MS must be an integer from 0 to 3600000' })
+  @Min(0, { message: 'CALCULATOR_STREAM_CACHE_MS must be an integer from 0 to 3600000' })
+  @Max(3_600_000, { message: 'CALCULATOR_STREAM_CACHE_MS must be an integer from 0 to 3600000' })
+  CALCULATOR_STREAM_CACHE_MS: number = 5000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'CALCULATOR_MARKET_DATA_MAX_AGE_MS must be an integer from 1000 to 86400000' })
+  @Min(1000, { message: 'CALCULATOR_MARKET_DATA_MAX_AGE_MS must be an integer from 1000 to 86400000' })
+  @Max(86_400_000, { message: 'CALCULATOR_MARKET_DATA_MAX_AGE_MS must be an integer from 1000 to 86400000' })
+  CALCULATOR_MARKET_DATA_MAX_AGE_MS: number = 1_200_000;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })

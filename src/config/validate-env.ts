@@ -51,6 +51,11 @@ export function toAppConfig(env: EnvDto): AppConfig {
     marketData: toMarketDataConfig(env),
     arbitrageRateLimit: { limit: env.ARBITRAGE_RATE_LIMIT, ttlMs: env.ARBITRAGE_RATE_TTL_MS },
     history: { intervalMs: env.HISTORY_INTERVAL_MS },
+    calculator: {
+      processCacheMs: env.CALCULATOR_PROCESS_CACHE_MS,
+      streamCacheMs: env.CALCULATOR_STREAM_CACHE_MS,
+      marketDataMaxAgeMs: env.CALCULATOR_MARKET_DATA_MAX_AGE_MS,
+    },
     lookers: { streamIntervalMs: env.LOOKER_STREAM_INTERVAL_MS },
   };
 }

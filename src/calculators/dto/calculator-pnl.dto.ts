@@ -1,0 +1,78 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { EntryValues, PnlFigures } from '../pnl.engine.js';
+
+/** SPEC 2.2: the process response and the data of every calculator stream event. */
+export class CalculatorPnlDto {
+  @ApiProperty({ example: 'trader@example.com' })
+  email: string;
+
+  @ApiProperty({ example: 'BTC-USDT' })
+  ticker: string;
+
+  @ApiProperty({ example: 'binance' })
+  exchange: string;
+
+  @ApiProperty({ example: 95000 })
+  entrySpotValue: number;
+
+  @ApiProperty({ example: 95150 })
+  entryShortValue: number;
+
+  @ApiProperty({ example: 0.5 })
+  entrySpotQty: number;
+
+  @ApiProperty({ example: 0.5 })
+  entryFuturesQty: number;
+
+  @ApiProperty({ example: 150, description: 'entryShortValue − entrySpotValue' })
+  entrySpread: number;
+
+  @ApiProperty({ example: 0.157894736842, description: 'entrySpread ÷ entrySpotValue × 100' })
+  entrySpreadPercentage: number;
+
+  @ApiProperty({ example: 96000, description: 'Spot BID of the latest sample (D5)' })
+  currentSpotPrice: number;
+
+  @ApiProperty({ example: 96050, description: 'Futures ASK of the latest sample (D5)' })
+  currentFuturePrice: number;
+
+  @ApiProperty({ example: 50, description: 'currentFuturePrice − currentSpotPrice' })
+  currentSpread: number;
+
+  @ApiProperty({ example: 0.0520833333333, description: 'currentSpread ÷ currentSpotPrice × 100 (D5)' })
+  currentSpreadPercentage: number;
+
+  @ApiProperty({ example: 0.0001, nullable: true, type: Number, description: 'Latest funding rate of the perpetual; null when unknown' })
+  fundingRate: number | null;
+
+  @ApiProperty({ example: 50, description: 'Spot change + futures change, in the quote currency (USDT)' })
+  pnl: number;
+
+  @ApiProperty({ example: 0.0525900604786, description: 'pnl ÷ (entry spot total + entry futures total) × 100' })
+  pnlPercentage: number;
+
+  @ApiProperty({ example: true, description: 'true exactly when pnl > 0' })
+  isProfitable: boolean;
+
+  static from(position: { email: string; ticker: string }, exchange: string, entry: EntryValues, f: PnlFigures): CalculatorPnlDto {
+    return {
+      email: position.email,
+      ticker: position.ticker,
+      exchange,
+      entrySpotValue: entry.entrySpotValue,
+      entryShortValue: entry.entryShortValue,
+      entrySpotQty: entry.entrySpotQty,
+      entryFuturesQty: entry.entryFuturesQty,
+      entrySpread: f.entrySpread,
+      entrySpreadPercentage: f.entrySpreadPercentage,
+      currentSpotPrice: f.currentSpotPrice,
+      currentFuturePrice: f.currentFuturePrice,
+      currentSpread: f.currentSpread,
+      currentSpreadPercentage: f.currentSpreadPercentage,
+      fundingRate: f.fundingRate,
+      pnl: f.pnl,
+      pnlPercentage: f.pnlPercentage,
+      isProfitable: f.isProfitable,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsIn, ValidateBy } from 'class-validator';
+import { Required } from '../../common/validation/required.decorator.js';
+import { EXCHANGE_NAMES } from '../../market-data/exchanges.js';
+
+export const EXCHANGE_MESSAGE = `exchange must be one of ${EXCHANGE_NAMES.join(', ')}`;
+
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * A required JSON number above 0 (D2 texts). Prices and quantities of a position are never 0
+ * or negative; a numeric string is refused rather than guessed at, so `"1,5"` cannot become 15.
+ */
+export function PositiveNumberField(field: string): PropertyDecorator {
+  return applyDecorators(
+    Required(),
+    ValidateBy({
+      name: 'isNumber',
+      validator: { validate: isNumber, defaultMessage: () => `${field} must be a number` },
+    }),
+    ValidateBy({
+      name: 'isPositive',
+      // Only judges numbers; anything else already failed `must be a number`.
+      validator: { validate: (v: unknown) => !isNumber(v) || v > 0, defaultMessage: () => `${field} must be a positive number` },
+    }),
+  );
+}
+
+/** One of the five D1 exchange names, any case, normalised to lower case. */
+export function ExchangeField(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
+    Required(),
+    IsIn(EXCHANGE_NAMES, { message: EXCHANGE_MESSAGE }),
+  );
+}
