@@ -85,7 +85,7 @@ describe('market_samples (D8) on the configured engine', () => {
     expect(groups.map((g) => g.key)).toEqual(['BTC-USDT/binance', 'ETH-USDT/binance', 'SOL-USDT/binance']);
     for (const g of groups) {
       expect(g.times).toHaveLength(1500);
-      expect(g.times.every((t, i) => i === 0 || t > (g.times[i - 1] as number))).toBe(true);
+      expect(g.times.every((t, i) => i === 0 || t > (g.times[i - 1]))).toBe(true);
       expect(g.times.every((t) => t >= DAY0 && t < DAY0 + DAY)).toBe(true);
     }
   });
@@ -103,7 +103,7 @@ describe('market_samples (D8) on the configured engine', () => {
   it('applies retention by dropping whole partitions, never deleting rows', async () => {
     expect(await repo.dropPartitionsBefore(DAY0 + DAY + 1)).toEqual(['market_samples_p20260110']);
     expect(await repo.partitions()).toEqual(['market_samples_p20260111', 'market_samples_p20260112']);
-    const [{ n }] = (await ds.query(`SELECT count(*) AS n FROM market_samples`)) as [{ n: string }];
+    const [{ n }] = await ds.query<[{ n: string }]>(`SELECT count(*) AS n FROM market_samples`);
     expect(Number(n)).toBe(4500);
   });
 });

@@ -78,7 +78,7 @@ export class CcxtMarketDataSource implements MarketDataSource {
 
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
     if (this.closed) return;
-    const markets = this.restClients.get(exchange)?.markets ?? {};
+    const markets: Record<string, MarketInterface | undefined> = this.restClients.get(exchange)?.markets ?? {};
     const symbols = tickers.map((t) => toCcxtSymbol(t, market)).filter((s) => markets[s] !== undefined);
     chunk(symbols, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
       const client = this.o.createClient(exchange);
@@ -88,6 +88,7 @@ export class CcxtMarketDataSource implements MarketDataSource {
         exchange,
         market,
         symbols: part,
+        contractSizes: part.map((s) => (markets[s]?.contract ? (markets[s]?.contractSize ?? 1) : 1)),
         client: client,
         clock: this.o.clock,
         silenceTimeoutMs: this.o.silenceTimeoutMs,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionEvent, QuoteTick } from '../market-data-source.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
-import { FeedConnection } from './feed-connection.js';
+import { FeedConnection, toTick } from './feed-connection.js';
 
 /** Stands in for a ccxt pro client: one pending watch, a bid/ask cache, dials counted. */
 class FakeClient implements FeedClient {
@@ -161,5 +161,14 @@ describe('FeedConnection', () => {
     await conn.stop();
     expect(vi.getTimerCount()).toBe(0);
     expect(states().slice(-1)).toEqual(['closed']);
+  });
+});
+
+describe('toTick', () => {
+  it('turns contract sizes into base quantities and drops one-sided books', () => {
+    const e = { symbol: 'SOL/USDT:USDT', bid: 150, ask: 151, bidVolume: 300, askVolume: 400, timestamp: 7 };
+    expect(toTick('okx', 'FUTURES', 'SOL-USDT', e, 9, 0.01)).toMatchObject({ bidQty: 3, askQty: 4, exchangeTime: 7, receivedAt: 9 });
+    expect(toTick('okx', 'FUTURES', 'SOL-USDT', { ...e, bid: undefined }, 9)).toBeNull();
+    expect(toTick('okx', 'FUTURES', 'SOL-USDT', { ...e, ask: 0 }, 9)).toBeNull();
   });
 });

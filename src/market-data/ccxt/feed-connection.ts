@@ -11,6 +11,11 @@ export interface FeedConnectionOptions {
   market: Market;
   /** ccxt symbols (`BTC/USDT`, `BTC/USDT:USDT`) watched on this one connection. */
   symbols: readonly string[];
+  /**
+   * Per symbol, base units per contract: perpetual books on okx, gate and bitget count sizes in
+   * contracts, and ticks carry base quantities everywhere. Omitted: 1.
+   */
+  contractSizes?: readonly number[];
   client: FeedClient;
   clock: Clock;
   silenceTimeoutMs: number;
@@ -113,7 +118,7 @@ export class FeedConnection {
       const entry = cache[symbols[i]];
       if (entry === undefined || entry === this.seen[i]) continue;
       this.seen[i] = entry;
-      const tick = toTick(this.o.exchange, this.o.market, this.tickers[i], entry, receivedAt);
+      const tick = toTick(this.o.exchange, this.o.market, this.tickers[i], entry, receivedAt, this.o.contractSizes?.[i] ?? 1);
       if (tick) this.o.onTick(tick);
     }
   }
@@ -144,6 +149,7 @@ export function toTick(
   ticker: string,
   e: CcxtBidAsk,
   receivedAt: number,
+  contractSize = 1,
 ): QuoteTick | null {
   const { bid, ask } = e;
   if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) return null;
@@ -153,8 +159,8 @@ export function toTick(
     ticker,
     bid,
     ask,
-    bidQty: e.bidVolume ?? 0,
-    askQty: e.askVolume ?? 0,
+    bidQty: (e.bidVolume ?? 0) * contractSize,
+    askQty: (e.askVolume ?? 0) * contractSize,
     exchangeTime: e.timestamp ?? null,
     receivedAt,
   };
