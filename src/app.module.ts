@@ -10,10 +10,11 @@ import { CalculatorsModule } from './calculators/calculators.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
 import { HealthModule } from './health/health.module.js';
-import { JournalModule } from './journal/journal.module.js';
-import { LookersModule } from './lookers/lookers.module.js';
 import { MarketDataModule } from './market-data/market-data.module.js';
+import { LookersModule } from './lookers/lookers.module.js';
+import { JournalModule } from './journal/journal.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { RealtimeModule } from './realtime/realtime.module.js';
 import { OpportunityHistoryModule } from './opportunity-history/opportunity-history.module.js';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 
@@ -28,11 +29,12 @@ export class AppModule {
         MetricsModule,
         SseModule,
         MarketDataModule,
+        RealtimeModule,
         HealthModule,
         FavoriteCryptosModule,
         CalculatorsModule,
-        JournalModule,
         LookersModule,
+        JournalModule,
         RateLimitModule,
         OpportunityHistoryModule,
       ],

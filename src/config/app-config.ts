@@ -1,3 +1,4 @@
+import type { RealtimeConfig } from '../realtime/realtime-config.js';
 import type { SseConfig } from '../common/sse/sse-config.js';
 import type { MarketDataConfig } from './market-data-config.js';
 
@@ -11,6 +12,7 @@ export interface AppConfig {
   database: DatabaseConfig;
   bodyLimitBytes: number;
   sse: SseConfig;
+  realtime: RealtimeConfig;
   marketData: MarketDataConfig;
   /** D3: one counter per client IP shared by every route of the arbitrage group. */
   arbitrageRateLimit: { limit: number; ttlMs: number };

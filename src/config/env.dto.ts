@@ -1,10 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { LOG_LEVELS, type LogLevel } from './app-config.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
 
 /**
  * Every environment variable the service reads, with its rule. The messages name the variable
@@ -178,4 +181,17 @@ export class EnvDto {
   @Min(50, { message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })
   @Max(60_000, { message: 'LOOKER_STREAM_INTERVAL_MS must be an integer from 50 to 60000' })
   LOOKER_STREAM_INTERVAL_MS: number = 1000;
+
+  @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'ARBITRAGE_MIN_PROFIT_PERCENT must be a number from 0 to 100' })
+  @Min(0, { message: 'ARBITRAGE_MIN_PROFIT_PERCENT must be a number from 0 to 100' })
+  @Max(100, { message: 'ARBITRAGE_MIN_PROFIT_PERCENT must be a number from 0 to 100' })
+  ARBITRAGE_MIN_PROFIT_PERCENT: number = 0.1;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
+  @Min(50, { message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
+  PRICES_INTERVAL_MS: number = 1000;
 }

@@ -42,6 +42,11 @@ export function toAppConfig(env: EnvDto): AppConfig {
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', path: env.DB_PATH },
     bodyLimitBytes: 1024 * 1024,
+    realtime: {
+      minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,
+      debounceMs: 200,
+      pricesIntervalMs: env.PRICES_INTERVAL_MS,
+    },
     sse: {
       maxPerIp: env.SSE_MAX_PER_IP,
       maxBufferBytes: env.SSE_MAX_BUFFER_BYTES,

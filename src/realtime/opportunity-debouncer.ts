@@ -31,6 +31,10 @@ export class OpportunityDebouncer<T> {
     this.pending.set(symbol, handle);
   }
 
+  isPending(symbol: string): boolean {
+    return this.pending.has(symbol);
+  }
+
   get pendingCount(): number {
     return this.pending.size;
   }

@@ -58,6 +58,9 @@ export class SseHub implements BeforeApplicationShutdown {
     if ((this.perIp.get(ip) ?? 0) >= this.config.sse.maxPerIp) {
       throw new AppError(ErrorCode.RateLimited, 'too many open streams', { 'Retry-After': '1' });
     }
+    // The client may already be gone (it hung up while the request was being handled); its
+    // 'close' has fired and will not fire again, so there is nothing to open or to track.
+    if (req.socket.destroyed || res.destroyed) return;
     res.socket?.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
     res.flushHeaders();
