@@ -1,0 +1,145 @@
+/**
+ * Funding-rate math (SPEC 2.8, 4.6; DECISIONS D11): pure, no I/O, no clock of its own.
+ * The collector feeds it what the exchanges answered; the controller serves what it returns.
+ */
+export const INTERVAL_SOURCES = ['exchange', 'derived_schedule', 'unavailable'] as const;
+export type IntervalSource = (typeof INTERVAL_SOURCES)[number];
+
+export const FUNDING_STRATEGIES = ['long_spot_short_perp', 'short_spot_long_perp', 'neutral', 'unavailable'] as const;
+export type FundingStrategy = (typeof FUNDING_STRATEGIES)[number];
+
+/** SPEC 3/8: an entry without update for 15 minutes is stale. */
+export const FUNDING_STALE_MS = 15 * 60 * 1000;
+const SECONDS_PER_YEAR = 365 * 86_400;
+
+/** One entry of the ranking, exactly the members of SPEC 2.8. */
+export interface FundingEntry {
+  readonly exchange: string;
+  readonly contract: string;
+  readonly symbol: string;
+  readonly fundingRate: number | null;
+  readonly fundingIntervalSeconds: number | null;
+  readonly intervalSource: IntervalSource;
+  readonly aprPercent: number | null;
+  readonly nextFundingTime: string | null;
+  readonly spotPrice: number | null;
+  readonly markPrice: number | null;
+  readonly strategy: FundingStrategy;
+  readonly updatedAt: string;
+  readonly stale: boolean;
+}
+
+/** What one collection knows about one perpetual, before the arithmetic. */
+export interface FundingObservation {
+  exchange: string;
+  contract: string;
+  symbol: string;
+  fundingRate: number | null;
+  intervalSeconds: number | null;
+  intervalSource: IntervalSource;
+  /** Unix ms of the next payment, or null. */
+  nextFundingTime: number | null;
+  spotPrice: number | null;
+  markPrice: number | null;
+  /** Unix ms of the last successful read of this contract. */
+  updatedAt: number;
+}
+
+const finite = (value: number | null): value is number => value !== null && Number.isFinite(value);
+
+/** D11: rate × (365 × 86400 ÷ interval seconds) × 100; null when either is unknown. */
+export function aprPercent(rate: number | null, intervalSeconds: number | null): number | null {
+  if (!finite(rate) || !finite(intervalSeconds) || intervalSeconds <= 0) return null;
+  return rate * (SECONDS_PER_YEAR / intervalSeconds) * 100;
+}
+
+/**
+ * D11: a positive rate is paid by longs to shorts, so the carry is long spot + short perp;
+ * a negative rate the reverse.
+ */
+export function strategyOf(rate: number | null): FundingStrategy {
+  if (!finite(rate)) return 'unavailable';
+  if (rate > 0) return 'long_spot_short_perp';
+  if (rate < 0) return 'short_spot_long_perp';
+  return 'neutral';
+}
+
+/** "No update for 15 minutes": exactly 15 minutes old is already stale. */
+export function isStale(updatedAt: number, now: number): boolean {
+  return now - updatedAt >= FUNDING_STALE_MS;
+}
+
+/** A source without an interval has none, whatever it called itself. */
+function sourceOf(o: FundingObservation): IntervalSource {
+  return finite(o.intervalSeconds) && o.intervalSeconds > 0 ? o.intervalSource : 'unavailable';
+}
+
+export function buildEntry(o: FundingObservation, now: number): FundingEntry {
+  const intervalSource = sourceOf(o);
+  const intervalSeconds = intervalSource === 'unavailable' ? null : o.intervalSeconds;
+  const rate = finite(o.fundingRate) ? o.fundingRate : null;
+  return {
+    exchange: o.exchange,
+    contract: o.contract,
+    symbol: o.symbol,
+    fundingRate: rate,
+    fundingIntervalSeconds: intervalSeconds,
+    intervalSource,
+    aprPercent: aprPercent(rate, intervalSeconds),
+    nextFundingTime: finite(o.nextFundingTime) ? new Date(o.nextFundingTime).toISOString() : null,
+    spotPrice: finite(o.spotPrice) ? o.spotPrice : null,
+    markPrice: finite(o.markPrice) ? o.markPrice : null,
+    strategy: strategyOf(rate),
+    updatedAt: new Date(o.updatedAt).toISOString(),
+    stale: isStale(o.updatedAt, now),
+  };
+}
+
+/** Plain code-unit order (D11), not locale order: `B` < `a`, `_` > `Z`. */
+function codeUnitCompare(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/**
+ * SPEC 4.6 rule 2 with D11's ties: APR descending (signed), entries without APR last, then
+ * exchange, then original contract name.
+ */
+export function compareEntries(a: FundingEntry, b: FundingEntry): number {
+  const aApr = a.aprPercent;
+  const bApr = b.aprPercent;
+  if (aApr !== null && bApr !== null && aApr !== bApr) return bApr - aApr;
+  if (aApr === null && bApr !== null) return 1;
+  if (aApr !== null && bApr === null) return -1;
+  return codeUnitCompare(a.exchange, b.exchange) || codeUnitCompare(a.contract, b.contract);
+}
+
+/** A sorted copy; the input is left as it was. */
+export function rankEntries(entries: readonly FundingEntry[]): FundingEntry[] {
+  return [...entries].sort(compareEntries);
+}
+
+/** Two reads of a contract's next payment time, each with the moment it was read. */
+export interface ScheduleObservation {
+  nextFundingTime: number;
+  observedAt: number;
+}
+
+const MIN_DERIVED_SECONDS = 60;
+const MAX_DERIVED_SECONDS = 7 * 86_400;
+
+/**
+ * D11 `derived_schedule`: when the next funding time moves forward between two reads, the move
+ * is one interval, provided the reads are close enough together that no payment in between can
+ * have been missed. Missing k ≥ 2 payments of interval I needs reads more than (k−1)·I apart,
+ * which is at least half of the apparent k·I, so reads at most half the move apart are safe.
+ * Whole seconds; null when nothing can be concluded.
+ */
+export function deriveIntervalSeconds(previous: ScheduleObservation, current: ScheduleObservation): number | null {
+  const moveMs = current.nextFundingTime - previous.nextFundingTime;
+  if (!(moveMs > 0)) return null;
+  const seconds = Math.round(moveMs / 1000);
+  if (seconds < MIN_DERIVED_SECONDS || seconds > MAX_DERIVED_SECONDS) return null;
+  const gapMs = current.observedAt - previous.observedAt;
+  return gapMs >= 0 && gapMs * 2 <= moveMs ? seconds : null;
+}
