@@ -35,8 +35,6 @@ export const MARKET_DATA_MISSING_FRAME: SseFrame = dataFrame({ message: MARKET_D
 export class CalculatorStreamsService {
   private readonly logger = new Logger('CalculatorStreams');
   private readonly streams = new Map<string, Observable<SseFrame>>();
-  /** Tick period; SPEC says 1 s, tests may shorten it. */
-  tickMs = CALCULATOR_TICK_MS;
 
   constructor(
     private readonly calculators: CalculatorsService,
@@ -82,7 +80,7 @@ export class CalculatorStreamsService {
       // A save restarts the beat so the new figures show at once.
       switchMap((entry) =>
         // exhaustMap: a slow read skips ticks instead of queueing them behind each other.
-        timer(0, this.tickMs).pipe(exhaustMap(() => defer(() => this.frame(entry, exchange)))),
+        timer(0, CALCULATOR_TICK_MS).pipe(exhaustMap(() => defer(() => this.frame(entry, exchange)))),
       ),
       filter((frame): frame is SseFrame => frame !== null),
       takeUntil(deleted$),
