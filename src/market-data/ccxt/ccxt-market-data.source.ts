@@ -4,6 +4,7 @@ import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
 import type {
   ConnectionEvent,
+  FundingSnapshot,
   MarketDataSource,
   MarketListing,
   QuoteTick,
@@ -11,6 +12,7 @@ import type {
 } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
 import type { BackoffPolicy } from './backoff.js';
+import { fetchFundingSnapshots } from './ccxt-funding.js';
 import { toCcxtSymbol, toListings, toVolumes } from './ccxt-markets.js';
 import { FeedConnection } from './feed-connection.js';
 
@@ -76,6 +78,10 @@ export class CcxtMarketDataSource implements MarketDataSource {
     return out;
   }
 
+  async fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]> {
+    return fetchFundingSnapshots(exchange, this.rest(exchange), await this.loadMarkets(exchange));
+  }
+
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
     if (this.closed) return;
     const markets: Record<string, MarketInterface | undefined> = this.restClients.get(exchange)?.markets ?? {};
@@ -83,6 +89,7 @@ export class CcxtMarketDataSource implements MarketDataSource {
     chunk(symbols, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
       const client = this.o.createClient(exchange);
       client.setMarkets(part.map((s) => markets[s] as MarketInterface));
+      disableCcxtReconnectBackoff(client);
       const connection = new FeedConnection({
         id: `${exchange}:${market}:${this.connections.length}:${i}`,
         exchange,
@@ -127,4 +134,14 @@ export class CcxtMarketDataSource implements MarketDataSource {
     if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
     return markets;
   }
+}
+
+/**
+ * ccxt 4.5.84 delays each re-dial of a URL by its own backoff (1 s doubling, reset only after
+ * 30 s of stability). Our loop already backs off with jitter; stacked, the delays compound
+ * and a feed that flapped a few times stays down for minutes.
+ */
+function disableCcxtReconnectBackoff(client: Exchange): void {
+  const ws = (client.options as Record<string, unknown>)['ws'];
+  client.options['ws'] = { ...(typeof ws === 'object' ? ws : {}), backoff: { base: 0, max: 0 } };
 }

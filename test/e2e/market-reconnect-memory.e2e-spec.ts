@@ -1,0 +1,80 @@
+import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_NAMES } from '../../src/market-data/exchanges.js';
+import { MarketDataService } from '../../src/market-data/market-data.service.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
+import { startTestApp, type TestApp } from '../utils/test-app.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const CYCLES = 200;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function heapMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+}
+
+/** Every drop/reconnect cycle must release what the previous connection held. */
+describe('market data: memory over many reconnects', () => {
+  let sim: RunningSimulator;
+  let app: TestApp;
+  let feeds: MarketDataService;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: ['BTC', 'ETH', 'SOL', 'XRP'] });
+    app = await startTestApp({
+      ENABLED_WEBSOCKET: '1',
+      MARKET_SIMULATOR_URL: sim.url,
+      MARKET_RECONNECT_BASE_MS: '10',
+      MARKET_RECONNECT_MAX_MS: '20',
+      SAMPLE_INTERVAL_MS: '0',
+    });
+    feeds = app.app.get(MarketDataService);
+    const deadline = Date.now() + 20_000;
+    while (!allUp() && Date.now() < deadline) await sleep(25);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await sim?.close();
+  });
+
+  const allUp = (): boolean => EXCHANGE_NAMES.every((e) => feeds.healthReport()[e]?.connected);
+  const reconnects = (): number => EXCHANGE_NAMES.reduce((n, e) => n + (feeds.healthReport()[e]?.reconnects ?? 0), 0);
+  const quote = (bid: number) =>
+    EXCHANGE_NAMES.flatMap((exchange) =>
+      (['SPOT', 'FUTURES'] as const).map((market) => ({ exchange, market, ticker: 'BTC-USDT', bid, ask: bid + 1 })),
+    );
+
+  async function cycle(i: number): Promise<void> {
+    const before = reconnects();
+    await fetch(`${sim.url}/_sim/drop`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const deadline = Date.now() + 10_000;
+    // Fresh quotes make every new connection deliver data at once instead of at the 2 s re-send.
+    while (!(reconnects() >= before + 10 && allUp())) {
+      if (Date.now() > deadline) {
+        const simState = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { exchanges: unknown };
+        throw new Error(`cycle ${i}: not reconnected: ${JSON.stringify(feeds.healthReport())} sim: ${JSON.stringify(simState.exchanges)}`);
+      }
+      await fetch(`${sim.url}/_sim/quotes`, { method: 'PUT', body: JSON.stringify(quote(60_000 + i)), headers: { 'content-type': 'application/json' } });
+      await sleep(20);
+    }
+  }
+
+  it(`keeps the heap flat over ${CYCLES} drop/reconnect cycles of all ten feeds`, async () => {
+    for (let i = 0; i < 20; i++) await cycle(i); // warm-up: JIT, caches, pools
+    const start = heapMb();
+    const t0 = Date.now();
+    for (let i = 0; i < CYCLES; i++) await cycle(i);
+    const end = heapMb();
+    const growth = end - start;
+    console.info(`reconnect memory: ${CYCLES} cycles in ${Date.now() - t0} ms, heap ${start.toFixed(1)} → ${end.toFixed(1)} MB`);
+    expect(reconnects()).toBeGreaterThanOrEqual((CYCLES + 20) * 10);
+    expect(growth).toBeLessThan(10);
+  }, 240_000);
+});
