@@ -82,8 +82,8 @@ describe('calculator streams (SPEC 4.1, D4)', () => {
     const { frames } = await collect(s);
     await vi.advanceTimersByTimeAsync(0);
     expect(frames).toHaveLength(1);
-    expect(text(frames[0] as SseFrame)).toMatch(/^data: \{"email":"a@example.com","ticker":"BTC-USDT","exchange":"binance",/);
-    expect(pnlOf(frames[0] as SseFrame)).toBe(7); // (105 − 100) + (110 − 108)
+    expect(text(frames[0])).toMatch(/^data: \{"email":"a@example.com","ticker":"BTC-USDT","exchange":"binance",/);
+    expect(pnlOf(frames[0])).toBe(7); // (105 − 100) + (110 − 108)
     await vi.advanceTimersByTimeAsync(3000);
     expect(frames).toHaveLength(4);
   });
@@ -99,7 +99,7 @@ describe('calculator streams (SPEC 4.1, D4)', () => {
     ]);
     s.setMarket({ spotBid: 100, futuresAsk: 110, fundingRate: 0.01 });
     await vi.advanceTimersByTimeAsync(1000);
-    expect(text(frames[2] as SseFrame)).toMatch(/^data: .*"fundingRate":0.01,"pnl":0,"pnlPercentage":0,"isProfitable":false\}\n\n$/);
+    expect(text(frames[2])).toMatch(/^data: .*"fundingRate":0.01,"pnl":0,"pnlPercentage":0,"isProfitable":false\}\n\n$/);
   });
 
   it('a failed read skips that tick only', async () => {
