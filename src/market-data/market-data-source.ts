@@ -46,6 +46,25 @@ export interface VolumeEntry {
 }
 
 /**
+ * Funding of one USDT perpetual as the exchange reports it (issue 8, D11). `intervalSource` is
+ * `exchange` when the exchange states the interval, else `unavailable` (the funding collector
+ * may then derive one from consecutive funding times).
+ */
+export interface FundingSnapshot {
+  /** The exchange's own contract name (`BTCUSDT`, `BTC-USDT-SWAP`, `BTC_USDT`). */
+  readonly contract: string;
+  /** Canonical `BASE-QUOTE`. */
+  readonly ticker: string;
+  /** Fraction per interval, null when the exchange sent none. */
+  readonly fundingRate: number | null;
+  readonly intervalSeconds: number | null;
+  readonly intervalSource: 'exchange' | 'unavailable';
+  /** Unix ms of the next payment, or null. */
+  readonly nextFundingTime: number | null;
+  readonly markPrice: number | null;
+}
+
+/**
  * Where live market data comes from. The ccxt implementation is the only one in production;
  * tests substitute an in-memory fake. Feature modules depend on this, never on ccxt.
  */
@@ -55,6 +74,8 @@ export interface MarketDataSource {
   /** Spot and USDT-perpetual markets the exchange lists (cached; refreshed by the source). */
   listMarkets(exchange: ExchangeName): Promise<MarketListing[]>;
   fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]>;
+  /** Current funding of every USDT perpetual of the exchange (REST); rejects when it cannot be read. */
+  fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]>;
   /** Starts realtime feeds for these tickers; feeds live until `close()`. */
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void;
   close(): Promise<void>;

@@ -1,7 +1,9 @@
-import { EXCHANGE_NAMES } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 import {
   validateDrop, validateFault, validatePause, validateQuotes, validateWalk, type Validated,
 } from './control-validation.js';
+import { nextFundingTimeOf } from './funding-state.js';
+import { validateFunding } from './funding-validation.js';
 import type { MarketState } from './market-state.js';
 import type { RandomWalk } from './random-walk.js';
 import type { WsHub } from './ws-hub.js';
@@ -16,6 +18,8 @@ export interface ControlDeps {
   hub: WsHub;
   walk: RandomWalk;
   defaultWalkIntervalMs: number;
+  /** Exchanges whose REST API answers 503 (POST /_sim/outage), for collector fault tests. */
+  restDown: Set<ExchangeName>;
 }
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -39,6 +43,17 @@ function state(deps: ControlDeps): unknown {
     updatedAt: new Date(q.updatedAt).toISOString(), paused: market.isPaused(q),
   }));
   return { walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, exchanges, quotes };
+}
+
+function fundingState(deps: ControlDeps): unknown {
+  const now = Date.now();
+  return deps.state.funding.list().map((f) => {
+    const next = nextFundingTimeOf(f, now);
+    return {
+      exchange: f.exchange, ticker: f.ticker, fundingRate: f.fundingRate, intervalHours: f.intervalHours,
+      nextFundingTime: next === null ? null : new Date(next).toISOString(), markPrice: deps.state.markPrice(f),
+    };
+  });
 }
 
 type Handler = (deps: ControlDeps, body: unknown) => ControlReply;
@@ -72,7 +87,17 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       else deps.walk.stop();
       return { enabled, intervalMs: enabled ? deps.walk.intervalMs : null };
     }),
-  'PUT /_sim/funding': notImplemented,
+  'PUT /_sim/funding': (deps, body) =>
+    unwrap(validateFunding(body, known(deps)), (updates) => ({ applied: updates.map((u) => deps.state.funding.apply(u)).length })),
+  'GET /_sim/funding': (deps) => ({ status: 200, body: fundingState(deps) }),
+  'POST /_sim/outage': (deps, body) =>
+    unwrap(validateFault(body, 'down'), ({ exchange, value }) => {
+      for (const name of exchange ? [exchange] : EXCHANGE_NAMES) {
+        if (value) deps.restDown.add(name);
+        else deps.restDown.delete(name);
+      }
+      return { exchange: exchange ?? null, down: value };
+    }),
   'PUT /_sim/networks': notImplemented,
 };
 

@@ -112,7 +112,7 @@ export function validateDrop(body: unknown): Validated<{ exchange?: ExchangeName
 }
 
 /** `POST /_sim/silence {exchange?, silent}` and `POST /_sim/stall {exchange?, stalled}`. */
-export function validateFault(body: unknown, flag: 'silent' | 'stalled'): Validated<{ exchange?: ExchangeName; value: boolean }> {
+export function validateFault(body: unknown, flag: 'silent' | 'stalled' | 'down'): Validated<{ exchange?: ExchangeName; value: boolean }> {
   if (!isObject(body)) return fail('Invalid request body');
   const exchange = exchangeOf(body.exchange, 'exchange', false);
   if (!exchange.ok) return exchange;

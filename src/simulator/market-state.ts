@@ -1,4 +1,5 @@
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-data/exchanges.js';
+import { FundingBook, type SimFunding } from './funding-state.js';
 import { buildInstrument, roundToStep, type Instrument } from './instruments.js';
 
 /** The current top of book of one simulated market. Quantities are in base units. */
@@ -42,6 +43,8 @@ export function matchesFilter(filter: MarketFilter, q: Pick<SimQuote, 'exchange'
 /** Shared state of every simulated market; the exchange protocols only read and render it. */
 export class MarketState {
   readonly instruments: readonly Instrument[];
+  /** Funding of every perpetual (PUT /_sim/funding); rendered by each exchange's REST calls. */
+  readonly funding: FundingBook;
   private readonly instrumentsByTicker = new Map<string, Instrument>();
   private readonly quotes = new Map<string, SimQuote>();
   private readonly pausedKeys = new Set<string>();
@@ -50,6 +53,7 @@ export class MarketState {
 
   constructor(bases: readonly string[], now: () => number = Date.now) {
     this.instruments = bases.map(buildInstrument);
+    this.funding = new FundingBook(this.instruments);
     const started = now();
     for (const instrument of this.instruments) {
       this.instrumentsByTicker.set(instrument.ticker, instrument);
@@ -90,6 +94,13 @@ export class MarketState {
     this.quotes.set(key(next.exchange, next.market, next.ticker), next);
     if (!this.isPaused(next)) for (const listener of this.listeners) listener(next);
     return next;
+  }
+
+  /** The funding's own mark price, else the mid of the perpetual's book. */
+  markPrice(f: SimFunding): number | null {
+    if (f.markPrice !== null) return f.markPrice;
+    const q = this.get(f.exchange, 'FUTURES', f.ticker);
+    return q ? (q.bid + q.ask) / 2 : null;
   }
 
   onQuote(listener: QuoteListener): () => void {

@@ -79,6 +79,12 @@ async function onRequest(deps: ControlDeps, req: IncomingMessage, res: ServerRes
     return;
   }
   const target = targetOf(url);
+  if (target && deps.restDown.has(target.protocol.name)) {
+    // What a venue's load balancer answers during an outage; ccxt raises ExchangeNotAvailable.
+    res.writeHead(503, { 'content-type': 'text/plain' });
+    res.end('Service Unavailable');
+    return;
+  }
   const reply = target?.protocol.rest({ method, host: target.host, path: target.path, query: url.searchParams }, deps.state);
   if (reply) sendJson(res, reply.status, reply.body);
   else sendJson(res, 404, errorReply(404, `Cannot ${method} ${url.pathname}`).body);
@@ -98,7 +104,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const state = new MarketState(options.symbols ?? DEFAULT_SIM_SYMBOLS);
   const hub = new WsHub(state);
   const walk = new RandomWalk(state, seededRng(options.seed ?? Date.now()));
-  const deps: ControlDeps = { state, hub, walk, defaultWalkIntervalMs: options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS };
+  const deps: ControlDeps = {
+    state, hub, walk, defaultWalkIntervalMs: options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS, restDown: new Set(),
+  };
   const server: Server = createServer((req, res) => {
     onRequest(deps, req, res).catch(() => sendJson(res, 500, errorReply(500, 'internal error').body));
   });

@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import type { ExchangeName, Market } from '../exchanges.js';
 import type {
   ConnectionEvent,
+  FundingSnapshot,
   MarketDataSource,
   MarketListing,
   QuoteTick,
@@ -19,6 +20,9 @@ export class FakeMarketDataSource implements MarketDataSource {
   readonly connectionEvents = this.eventSubject.asObservable();
   readonly markets = new Map<ExchangeName, MarketListing[]>();
   readonly volumes = new Map<ExchangeName, VolumeEntry[]>();
+  /** Funding per exchange; an Error makes that exchange's fetch reject (collector fault tests). */
+  readonly funding = new Map<ExchangeName, FundingSnapshot[] | Error>();
+  fundingFetches = 0;
   readonly watches: { exchange: ExchangeName; market: Market; tickers: string[] }[] = [];
   volumeFetches = 0;
   closed = false;
@@ -30,6 +34,12 @@ export class FakeMarketDataSource implements MarketDataSource {
   fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
     this.volumeFetches++;
     return Promise.resolve(this.volumes.get(exchange) ?? []);
+  }
+
+  fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]> {
+    this.fundingFetches++;
+    const funding = this.funding.get(exchange) ?? [];
+    return funding instanceof Error ? Promise.reject(funding) : Promise.resolve(funding);
   }
 
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {

@@ -5,6 +5,7 @@ import {
   baseOf, ok, parseJsonObject, stringList, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
+import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-rest.js';
 
 /**
  * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
@@ -136,6 +137,12 @@ export const binanceProtocol: ExchangeProtocol = {
       case '/api/v3/ticker/24hr':
       case '/fapi/v1/ticker/24hr':
         return tickers(req, state, market);
+      case '/fapi/v1/premiumIndex': {
+        const rows = fundingRows(state, 'binance', req.query.get('symbol')).map(binancePremiumIndex);
+        return ok(req.query.get('symbol') ? rows[0] : rows);
+      }
+      case '/fapi/v1/fundingInfo':
+        return ok(binanceFundingInfo(fundingRows(state, 'binance')));
       case '/api/v3/ping':
       case '/fapi/v1/ping':
         return ok({});

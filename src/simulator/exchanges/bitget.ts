@@ -5,6 +5,7 @@ import {
   objectList, ok, parseJsonObject, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
+import { bitgetCurrentFundRate, fundingFields, fundingRows } from './funding-rest.js';
 
 /**
  * Bitget v2: REST on api.bitget.com/api/v2 (spot, mix with productType USDT-FUTURES), one public
@@ -29,7 +30,8 @@ function spotSymbol(i: Instrument): Record<string, unknown> {
   };
 }
 
-function contract(i: Instrument): Record<string, unknown> {
+function contract(i: Instrument, state: MarketState): Record<string, unknown> {
+  const hours = state.funding.get('bitget', i.ticker)?.intervalHours;
   return {
     symbol: idOf(i.ticker), baseCoin: i.base, quoteCoin: i.quote, buyLimitPriceRatio: '0.05',
     sellLimitPriceRatio: '0.05', feeRateUpRatio: '0.005', makerFeeRate: '0.0002', takerFeeRate: '0.0006',
@@ -37,12 +39,12 @@ function contract(i: Instrument): Record<string, unknown> {
     priceEndStep: '1', volumePlace: String(decimalsOf(i.lotStep)), pricePlace: String(decimalsOf(i.tick)),
     sizeMultiplier: formatPlain(i.lotStep), symbolType: 'perpetual', minTradeUSDT: '5', maxSymbolOrderNum: '200',
     maxProductOrderNum: '400', maxPositionNum: '150', symbolStatus: 'normal', offTime: '-1', limitOpenTime: '-1',
-    deliveryTime: '', deliveryStartTime: '', deliveryPeriod: '', launchTime: '', fundInterval: '8',
+    deliveryTime: '', deliveryStartTime: '', deliveryPeriod: '', launchTime: '', fundInterval: hours == null ? '' : String(hours),
     minLever: '1', maxLever: '125', posLimit: '0.05', maintainTime: '',
   };
 }
 
-function tickerRow(q: SimQuote, i: Instrument): Record<string, unknown> {
+function tickerRow(q: SimQuote, i: Instrument, state: MarketState): Record<string, unknown> {
   const last = formatStep((q.bid + q.ask) / 2, i.tick);
   const row: Record<string, unknown> = {
     symbol: idOf(q.ticker), lastPr: last, open: last, open24h: last, high24h: last, low24h: last,
@@ -52,14 +54,18 @@ function tickerRow(q: SimQuote, i: Instrument): Record<string, unknown> {
     change24h: '0', ts: String(Date.now()),
   };
   // ccxt tells contract tickers from spot ones by `markPrice`.
-  if (q.market === 'FUTURES') Object.assign(row, { indexPrice: last, markPrice: last, fundingRate: '0.0001', holdingAmount: '1000' });
+  const funding = q.market === 'FUTURES' ? state.funding.get('bitget', q.ticker) : undefined;
+  if (funding) {
+    const f = fundingFields(state, funding);
+    Object.assign(row, { indexPrice: last, markPrice: f.mark, fundingRate: f.rate, holdingAmount: '1000' });
+  }
   return row;
 }
 
 function tickers(state: MarketState, market: Market): RestReply {
   return envelope(state.list({ exchange: 'bitget', market }).flatMap((q) => {
     const i = state.instrument(q.ticker);
-    return i ? [tickerRow(q, i)] : [];
+    return i ? [tickerRow(q, i, state)] : [];
   }));
 }
 
@@ -71,11 +77,13 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
     case '/api/v2/margin/currencies':
       return envelope([]);
     case '/api/v2/mix/market/contracts':
-      return envelope(usdtPerps ? state.instruments.map(contract) : []);
+      return envelope(usdtPerps ? state.instruments.map((i) => contract(i, state)) : []);
     case '/api/v2/spot/market/tickers':
       return tickers(state, 'SPOT');
     case '/api/v2/mix/market/tickers':
       return usdtPerps ? tickers(state, 'FUTURES') : envelope([]);
+    case '/api/v2/mix/market/current-fund-rate':
+      return envelope(usdtPerps ? fundingRows(state, 'bitget', req.query.get('symbol')).map(bitgetCurrentFundRate) : []);
     case '/api/v2/public/time':
       return envelope({ serverTime: String(Date.now()) });
     default:
@@ -123,7 +131,7 @@ export const bitgetProtocol: ExchangeProtocol = {
     const i = state.instrument(q.ticker);
     if (!i) return '{}';
     const instType = q.market === 'SPOT' ? 'SPOT' : PERP_INST_TYPE;
-    const { symbol: _symbol, ...fields } = tickerRow(q, i);
+    const { symbol: _symbol, ...fields } = tickerRow(q, i, state);
     const row = { instId: idOf(q.ticker), ...fields, ts: String(q.updatedAt) };
     return JSON.stringify({ action: 'snapshot', arg: { instType, channel: 'ticker', instId: idOf(q.ticker) }, data: [row], ts: q.updatedAt });
   },

@@ -5,6 +5,7 @@ import {
   ok, parseJsonObject, stringList, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
+import { bybitFundingInterval, fundingFields } from './funding-rest.js';
 
 /**
  * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
@@ -30,7 +31,7 @@ function spotInstrument(i: Instrument): Record<string, unknown> {
   };
 }
 
-function linearInstrument(i: Instrument): Record<string, unknown> {
+function linearInstrument(i: Instrument, state: MarketState): Record<string, unknown> {
   const tick = formatStep(i.tick, i.tick);
   const step = formatPlain(i.lotStep);
   return {
@@ -43,7 +44,7 @@ function linearInstrument(i: Instrument): Record<string, unknown> {
       maxOrderQty: '1190.000', minOrderQty: step, qtyStep: step, postOnlyMaxOrderQty: '1190.000',
       maxMktOrderQty: '500.000', minNotionalValue: '5',
     },
-    unifiedMarginTrade: true, fundingInterval: 480, settleCoin: 'USDT', copyTrading: 'both',
+    unifiedMarginTrade: true, ...bybitFundingInterval(state.funding.get('bybit', i.ticker)), settleCoin: 'USDT', copyTrading: 'both',
     upperFundingRate: '0.005', lowerFundingRate: '-0.005', isPreListing: false, preListingInfo: null,
   };
 }
@@ -53,11 +54,11 @@ function instruments(req: RestRequest, state: MarketState): RestReply {
   // Pre-launch contracts and further pages do not exist here: an empty list ends ccxt's paging.
   const empty = req.query.get('status') === 'PreLaunch' || req.query.has('cursor');
   if (category === 'spot') return envelope({ category, list: state.instruments.map(spotInstrument) });
-  if (category === 'linear') return envelope({ category, list: empty ? [] : state.instruments.map(linearInstrument) });
+  if (category === 'linear') return envelope({ category, list: empty ? [] : state.instruments.map((i) => linearInstrument(i, state)) });
   return envelope({ category, list: [] });
 }
 
-function tickerRow(q: SimQuote, i: Instrument): Record<string, unknown> {
+function tickerRow(q: SimQuote, i: Instrument, state: MarketState): Record<string, unknown> {
   const last = (q.bid + q.ask) / 2;
   const row: Record<string, unknown> = {
     symbol: idOf(q.ticker), bid1Price: formatStep(q.bid, i.tick), bid1Size: formatPlain(q.bidQty),
@@ -67,15 +68,12 @@ function tickerRow(q: SimQuote, i: Instrument): Record<string, unknown> {
     volume24h: (q.volume / last).toFixed(4), usdIndexPrice: formatStep(last, i.tick),
   };
   // ccxt tells linear tickers from spot ones by `fundingRate`.
-  if (q.market === 'FUTURES') {
-    Object.assign(row, { indexPrice: row.lastPrice, markPrice: row.lastPrice, fundingRate: '0.0001', nextFundingTime: String(nextFunding()), openInterest: '1000', openInterestValue: '1000000' });
+  const funding = q.market === 'FUTURES' ? state.funding.get('bybit', q.ticker) : undefined;
+  if (funding) {
+    const f = fundingFields(state, funding);
+    Object.assign(row, { indexPrice: row.lastPrice, markPrice: f.mark, fundingRate: f.rate, nextFundingTime: f.next === null ? '' : String(f.next), openInterest: '1000', openInterestValue: '1000000' });
   }
   return row;
-}
-
-function nextFunding(now = Date.now()): number {
-  const eightHours = 8 * 3_600_000;
-  return Math.ceil(now / eightHours) * eightHours;
 }
 
 function tickers(req: RestRequest, state: MarketState): RestReply {
@@ -86,7 +84,7 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
     .filter((q) => !symbol || idOf(q.ticker) === symbol)
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
-      return i ? [tickerRow(q, i)] : [];
+      return i ? [tickerRow(q, i, state)] : [];
     });
   return envelope({ category, list });
 }

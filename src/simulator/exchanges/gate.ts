@@ -5,6 +5,7 @@ import {
   ok, parseJsonObject, stringList, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
+import { fundingFields, gateFundingMembers } from './funding-rest.js';
 
 /**
  * Gate v4: REST on api.gateio.ws/api/v4 (spot and futures/usdt), websockets on
@@ -31,17 +32,19 @@ function currencyPair(i: Instrument): Record<string, unknown> {
 function contract(i: Instrument, state: MarketState): Record<string, unknown> {
   const q = state.get('gate', 'FUTURES', i.ticker);
   const mark = formatStep(q ? (q.bid + q.ask) / 2 : i.mid, i.tick);
-  return {
+  const funding = state.funding.get('gate', i.ticker);
+  const row: Record<string, unknown> = {
     name: idOf(i.ticker), type: 'direct', quanto_multiplier: formatPlain(quanto(i)), ref_discount_rate: '0',
     order_price_deviate: '0.5', maintenance_rate: '0.005', mark_type: 'index', last_price: mark, mark_price: mark,
-    index_price: mark, funding_rate_indicative: '0.0001', mark_price_round: formatPlain(i.tick / 10),
+    index_price: mark, mark_price_round: formatPlain(i.tick / 10),
     funding_offset: 0, in_delisting: false, risk_limit_base: '1000000', interest_rate: '0.0003',
     order_price_round: formatStep(i.tick, i.tick), order_size_min: 1, ref_rebate_rate: '0.2',
-    funding_interval: 28800, risk_limit_step: '1000000', leverage_min: '1', leverage_max: '100',
-    risk_limit_max: '8000000', maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075', funding_rate: '0.0001',
-    order_size_max: 1000000, funding_next_apply: Math.ceil(Date.now() / 28_800_000) * 28_800, orders_limit: 50,
+    risk_limit_step: '1000000', leverage_min: '1', leverage_max: '100',
+    risk_limit_max: '8000000', maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075',
+    order_size_max: 1000000, orders_limit: 50,
     create_time: 1596012000, funding_cap_ratio: '0.75', status: 'trading', launch_time: 1596012000,
   };
+  return funding ? Object.assign(row, gateFundingMembers(fundingFields(state, funding))) : row;
 }
 
 function spotTicker(q: SimQuote, i: Instrument): Record<string, unknown> {
@@ -53,14 +56,16 @@ function spotTicker(q: SimQuote, i: Instrument): Record<string, unknown> {
   };
 }
 
-function futuresTicker(q: SimQuote, i: Instrument): Record<string, unknown> {
+function futuresTicker(q: SimQuote, i: Instrument, state: MarketState): Record<string, unknown> {
   const last = formatStep((q.bid + q.ask) / 2, i.tick);
+  const funding = state.funding.get('gate', q.ticker);
+  const rate = funding ? fundingFields(state, funding).rate : '';
   const base = q.volume / Number(last);
   return {
     contract: idOf(q.ticker), last, change_percentage: '0', total_size: '100000', low_24h: last, high_24h: last,
     volume_24h: String(Math.round(base / quanto(i))), volume_24h_base: base.toFixed(6),
     volume_24h_quote: q.volume.toFixed(2), volume_24h_settle: q.volume.toFixed(2), mark_price: last,
-    funding_rate: '0.0001', funding_rate_indicative: '0.0001', index_price: last,
+    funding_rate: rate, funding_rate_indicative: rate, index_price: last,
     highest_bid: formatStep(q.bid, i.tick), highest_size: toContracts(q.bidQty, quanto(i)),
     lowest_ask: formatStep(q.ask, i.tick), lowest_size: toContracts(q.askQty, quanto(i)),
   };
@@ -73,7 +78,7 @@ function tickers(req: RestRequest, state: MarketState, market: Market): RestRepl
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
       if (!i) return [];
-      return [market === 'SPOT' ? spotTicker(q, i) : futuresTicker(q, i)];
+      return [market === 'SPOT' ? spotTicker(q, i) : futuresTicker(q, i, state)];
     });
   return ok(rows);
 }

@@ -5,6 +5,7 @@ import {
   objectList, ok, parseJsonObject,
   type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
+import { fundingRows, okxFundingRate, okxMarkPrice } from './funding-rest.js';
 
 /**
  * OKX v5: REST on www.okx.com/api/v5, websockets on ws.okx.com:8443/ws/v5/public. Spot ids are
@@ -112,6 +113,12 @@ export const okxProtocol: ExchangeProtocol = {
         return instruments(req, state);
       case '/api/v5/market/tickers':
         return tickers(req, state);
+      case '/api/v5/public/funding-rate': {
+        const instId = req.query.get('instId');
+        return envelope(fundingRows(state, 'okx', instId === 'ANY' ? null : instId).map(okxFundingRate));
+      }
+      case '/api/v5/public/mark-price':
+        return envelope(req.query.get('instType') === 'SWAP' ? fundingRows(state, 'okx', req.query.get('instId')).map(okxMarkPrice) : []);
       case '/api/v5/public/time':
         return envelope([{ ts: String(Date.now()) }]);
       default:
