@@ -68,10 +68,12 @@ describe('control API', () => {
     expect(Object.keys(state.exchanges)).toEqual(['binance', 'bybit', 'okx', 'gate', 'bitget']);
   });
 
-  it('answers 404 JSON for unknown paths and 501 for funding and networks', async () => {
+  it('answers 404 JSON for unknown paths and 501 for networks; funding is validated', async () => {
     expect(await call('GET', '/nope')).toEqual({ status: 404, json: { statusCode: 404, message: 'Cannot GET /nope', error: 'Not Found' } });
     const notImplemented = { statusCode: 501, message: 'not implemented yet', error: 'Not Implemented' };
-    expect(await call('PUT', '/_sim/funding', [])).toEqual({ status: 501, json: notImplemented });
+    expect(await call('PUT', '/_sim/funding', [])).toEqual({
+      status: 400, json: { statusCode: 400, message: 'body must contain at least one funding rate', error: 'Bad Request' },
+    });
     expect(await call('PUT', '/_sim/networks', [])).toEqual({ status: 501, json: notImplemented });
   });
 
