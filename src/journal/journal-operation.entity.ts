@@ -60,6 +60,13 @@ export class JournalOperationEntity {
   @Column({ name: 'fees_estimated', type: 'boolean' })
   feesEstimated: boolean;
 
+  /** Written from the PnL engine on every write (null while open); the summary sums them. */
+  @Column({ name: 'gross_pnl', type: 'double precision', nullable: true })
+  grossPnl: number | null;
+
+  @Column({ name: 'net_pnl', type: 'double precision', nullable: true })
+  netPnl: number | null;
+
   @Column({ name: 'opened_at', type: 'timestamptz' })
   openedAt: Date;
 
@@ -83,4 +90,4 @@ export class JournalOperationEntity {
 }
 
 /** The stored fields a client controls: everything but identity, owner and bookkeeping. */
-export type OperationFields = Omit<JournalOperationEntity, 'id' | 'email' | 'createdAt' | 'updatedAt'>;
+export type OperationFields = Omit<JournalOperationEntity, 'id' | 'email' | 'createdAt' | 'updatedAt' | 'grossPnl' | 'netPnl'>;

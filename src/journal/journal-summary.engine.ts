@@ -1,5 +1,5 @@
 import { saoPauloDayResolver } from '../common/time/sao-paulo.js';
-import { rawPnl, roundAmount, type PnlInput } from './journal-pnl.engine.js';
+import { computePnl, roundAmount, type PnlInput } from './journal-pnl.engine.js';
 
 /** A closed operation as the summary needs it; `closedAt` in Unix milliseconds. */
 export interface SummaryOperation extends Omit<PnlInput, 'status'> {
@@ -18,6 +18,29 @@ export interface SummaryPeriod {
   strategy?: string;
   asset?: string;
   source?: string;
+}
+
+/** Sums over a set of closed operations; `wins` counts those with netPnl > 0. */
+export interface Tally {
+  count: number;
+  wins: number;
+  grossPnl: number;
+  netPnl: number;
+  fees: number;
+  funding: number;
+}
+
+export const GROUPINGS = ['byRoute', 'byAsset', 'byStrategy', 'bySource'] as const;
+export type Grouping = (typeof GROUPINGS)[number];
+
+/**
+ * The operations of a period already summed: per São Paulo day, and per key of each grouping.
+ * The database produces this for real requests (one aggregate query); `tallyOperations`
+ * produces it from single operations and is the reference the SQL follows.
+ */
+export interface SummaryTallies {
+  days: Map<string, Tally>;
+  groups: Record<Grouping, Map<string, Tally>>;
 }
 
 export interface SummaryGroup {
@@ -48,59 +71,83 @@ export interface JournalSummary {
   bySource: SummaryGroup[];
 }
 
-interface Tally {
-  count: number;
-  wins: number;
-  grossPnl: number;
-  netPnl: number;
+/** The route key of D10. */
+export const routeKey = (buyExchange: string, sellExchange: string): string => `${buyExchange}->${sellExchange}`;
+
+const KEY_OF: Record<Grouping, (op: SummaryOperation) => string> = {
+  byRoute: (op) => routeKey(op.buyExchange, op.sellExchange),
+  byAsset: (op) => op.asset,
+  byStrategy: (op) => op.strategy,
+  bySource: (op) => op.source,
+};
+
+export function emptyTallies(): SummaryTallies {
+  return { days: new Map(), groups: { byRoute: new Map(), byAsset: new Map(), byStrategy: new Map(), bySource: new Map() } };
 }
 
-const GROUPINGS = {
-  byRoute: (op: SummaryOperation) => `${op.buyExchange}->${op.sellExchange}`,
-  byAsset: (op: SummaryOperation) => op.asset,
-  byStrategy: (op: SummaryOperation) => op.strategy,
-  bySource: (op: SummaryOperation) => op.source,
-} as const;
-type Grouping = keyof typeof GROUPINGS;
-const GROUPING_NAMES = Object.keys(GROUPINGS) as Grouping[];
+/** Adds `part` into `map[key]`. */
+export function addTally(map: Map<string, Tally>, key: string, part: Tally): void {
+  const t = map.get(key);
+  if (!t) {
+    map.set(key, { ...part });
+    return;
+  }
+  t.count += part.count;
+  t.wins += part.wins;
+  t.grossPnl += part.grossPnl;
+  t.netPnl += part.netPnl;
+  t.fees += part.fees;
+  t.funding += part.funding;
+}
 
-/**
- * The journal summary (SPEC 2.10, D10). Pure: the caller passes the operations (ideally in
- * closedAt order, which keeps the day lookup cached) and the count of open operations.
- */
+/** Single operations to tallies: the period is half-open, days are São Paulo days. */
+export function tallyOperations(operations: Iterable<SummaryOperation>, period: SummaryPeriod): SummaryTallies {
+  const dayOf = saoPauloDayResolver();
+  const tallies = emptyTallies();
+  for (const op of operations) {
+    if (!inPeriod(op, period)) continue;
+    // The same rounded results a stored operation carries, so both paths agree on a win.
+    const { grossPnl, netPnl } = computePnl({ ...op, status: 'closed' });
+    const part: Tally = {
+      count: 1,
+      wins: (netPnl ?? 0) > 0 ? 1 : 0,
+      grossPnl: grossPnl ?? 0,
+      netPnl: netPnl ?? 0,
+      fees: op.tradingFees + op.withdrawalFees,
+      funding: op.funding,
+    };
+    addTally(tallies.days, dayOf(op.closedAt), part);
+    for (const grouping of GROUPINGS) addTally(tallies.groups[grouping], KEY_OF[grouping](op), part);
+  }
+  return tallies;
+}
+
+/** The summary of SPEC 2.10 from the period's operations (pure). */
 export function summarizeJournal(
   operations: Iterable<SummaryOperation>,
   period: SummaryPeriod,
   openOperations: number,
 ): JournalSummary {
-  const dayOf = saoPauloDayResolver();
-  const total = emptyTally();
-  const days = new Map<string, number>();
-  const groups = Object.fromEntries(GROUPING_NAMES.map((g) => [g, new Map()])) as Record<Grouping, Map<string, Tally>>;
-  let fees = 0;
-  let funding = 0;
-  for (const op of operations) {
-    if (!inPeriod(op, period)) continue;
-    const { grossPnl, netPnl } = rawPnl(op);
-    add(total, grossPnl, netPnl);
-    fees += op.tradingFees + op.withdrawalFees;
-    funding += op.funding;
-    const day = dayOf(op.closedAt);
-    days.set(day, (days.get(day) ?? 0) + netPnl);
-    for (const name of GROUPING_NAMES) add(tallyOf(groups[name], GROUPINGS[name](op)), grossPnl, netPnl);
-  }
+  return summarizeTallies(tallyOperations(operations, period), openOperations);
+}
+
+/** The summary from tallies: totals, win rates, the cumulative series, ordered groups. */
+export function summarizeTallies(tallies: SummaryTallies, openOperations: number): JournalSummary {
+  const total = emptyTallies().days;
+  for (const t of tallies.days.values()) addTally(total, '', t);
+  const all = total.get('') ?? { count: 0, wins: 0, grossPnl: 0, netPnl: 0, fees: 0, funding: 0 };
   return {
-    netPnl: roundAmount(total.netPnl),
-    grossPnl: roundAmount(total.grossPnl),
-    winRate: winRate(total),
-    feesPaid: roundAmount(fees),
-    fundingReceived: roundAmount(funding),
+    netPnl: roundAmount(all.netPnl),
+    grossPnl: roundAmount(all.grossPnl),
+    winRate: winRate(all),
+    feesPaid: roundAmount(all.fees),
+    fundingReceived: roundAmount(all.funding),
     openOperations,
-    series: seriesOf(days),
-    byRoute: groupsOf(groups.byRoute),
-    byAsset: groupsOf(groups.byAsset),
-    byStrategy: groupsOf(groups.byStrategy),
-    bySource: groupsOf(groups.bySource),
+    series: seriesOf(tallies.days),
+    byRoute: groupsOf(tallies.groups.byRoute),
+    byAsset: groupsOf(tallies.groups.byAsset),
+    byStrategy: groupsOf(tallies.groups.byStrategy),
+    bySource: groupsOf(tallies.groups.bySource),
   };
 }
 
@@ -112,50 +159,25 @@ function inPeriod(op: SummaryOperation, p: SummaryPeriod): boolean {
   return p.source === undefined || op.source === p.source;
 }
 
-function emptyTally(): Tally {
-  return { count: 0, wins: 0, grossPnl: 0, netPnl: 0 };
-}
-
-function add(t: Tally, grossPnl: number, netPnl: number): void {
-  t.count += 1;
-  // A win is decided on the rounded figure, so a float-noise 1e-15 is not a win.
-  if (roundAmount(netPnl) > 0) t.wins += 1;
-  t.grossPnl += grossPnl;
-  t.netPnl += netPnl;
-}
-
-function tallyOf(map: Map<string, Tally>, key: string): Tally {
-  let t = map.get(key);
-  if (!t) {
-    t = emptyTally();
-    map.set(key, t);
-  }
-  return t;
-}
-
 function winRate(t: Tally): number {
   return t.count === 0 ? 0 : roundAmount((t.wins / t.count) * 100);
 }
 
-function seriesOf(days: Map<string, number>): SummaryDay[] {
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function seriesOf(days: Map<string, Tally>): SummaryDay[] {
   let cumulative = 0;
   return [...days.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([date, netPnl]) => {
-      cumulative += netPnl;
-      return { date, netPnl: roundAmount(netPnl), cumulativeNetPnl: roundAmount(cumulative) };
+    .sort(([a], [b]) => byText(a, b))
+    .map(([date, t]) => {
+      cumulative += t.netPnl;
+      return { date, netPnl: roundAmount(t.netPnl), cumulativeNetPnl: roundAmount(cumulative) };
     });
 }
 
 /** Ordered by net result, best first; equal results by key so the order is stable. */
 function groupsOf(map: Map<string, Tally>): SummaryGroup[] {
   return [...map.entries()]
-    .map(([key, t]) => ({
-      key,
-      count: t.count,
-      grossPnl: roundAmount(t.grossPnl),
-      netPnl: roundAmount(t.netPnl),
-      winRate: winRate(t),
-    }))
-    .sort((a, b) => b.netPnl - a.netPnl || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    .map(([key, t]) => ({ key, count: t.count, grossPnl: roundAmount(t.grossPnl), netPnl: roundAmount(t.netPnl), winRate: winRate(t) }))
+    .sort((a, b) => b.netPnl - a.netPnl || byText(a.key, b.key));
 }

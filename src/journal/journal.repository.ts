@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import type { SummaryOperation } from './journal-summary.engine.js';
+import { computePnl } from './journal-pnl.engine.js';
+import { addTally, emptyTallies, routeKey, type SummaryTallies, type Tally } from './journal-summary.engine.js';
 import { JournalOperationEntity, type OperationFields, type OperationStatus } from './journal-operation.entity.js';
 
 export interface OperationFilters {
@@ -13,6 +14,17 @@ export interface OperationFilters {
   from?: Date;
   /** Exclusive. */
   to?: Date;
+}
+
+export type SummaryFilters = Pick<OperationFilters, 'strategy' | 'asset' | 'source' | 'from' | 'to'>;
+
+interface TallyRow extends Tally {
+  day: number | null;
+  strategy: string | null;
+  asset: string | null;
+  buy_exchange: string | null;
+  sell_exchange: string | null;
+  source: string | null;
 }
 
 export interface ExportCursor {
@@ -50,7 +62,7 @@ export class JournalRepository {
   constructor(@InjectRepository(JournalOperationEntity) private readonly repo: Repository<JournalOperationEntity>) {}
 
   async insert(email: string, fields: OperationFields): Promise<JournalOperationEntity> {
-    return this.repo.save(this.repo.create({ ...fields, email }));
+    return this.repo.save(this.repo.create({ ...fields, ...storedResults(fields), email }));
   }
 
   findOwned(id: string, email: string): Promise<JournalOperationEntity | null> {
@@ -58,7 +70,7 @@ export class JournalRepository {
   }
 
   save(entity: JournalOperationEntity): Promise<JournalOperationEntity> {
-    return this.repo.save(entity);
+    return this.repo.save(Object.assign(entity, storedResults(entity)));
   }
 
   async deleteOwned(id: string, email: string): Promise<boolean> {
@@ -79,7 +91,8 @@ export class JournalRepository {
   exportPage(email: string, filters: OperationFilters, cursor: ExportCursor | null, size: number): Promise<JournalOperationEntity[]> {
     const qb = this.filtered(email, filters);
     if (cursor) {
-      qb.andWhere('(op.opened_at < :cursorAt OR (op.opened_at = :cursorAt AND op.id > :cursorId))', {
+      // The first term is what lets the index range-scan from the cursor instead of from the top.
+      qb.andWhere('op.opened_at <= :cursorAt AND (op.opened_at < :cursorAt OR op.id > :cursorId)', {
         cursorAt: cursor.openedAt,
         cursorId: cursor.id,
       });
@@ -87,32 +100,38 @@ export class JournalRepository {
     return qb.orderBy('op.opened_at', 'DESC').addOrderBy('op.id', 'ASC').limit(size).getMany();
   }
 
-  /**
-   * Closed operations for the summary, in closedAt order, only the columns it reads, already in
-   * the engine's shape (closedAt as epoch milliseconds: 100,000 Date objects are not needed).
-   */
-  async summaryOperations(email: string, filters: Omit<OperationFilters, 'status'>): Promise<SummaryOperation[]> {
-    const params: unknown[] = [email];
-    const where = [`email = $1`, `status = 'closed'`];
-    const add = (sql: string, value: unknown): void => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filters.from) add('closed_at >= ?', filters.from);
-    if (filters.to) add('closed_at < ?', filters.to);
-    if (filters.strategy) add('strategy = ?', filters.strategy);
-    if (filters.asset) add('asset = ?', filters.asset);
-    if (filters.source) add('source = ?', filters.source);
-    return this.repo.query<SummaryOperation[]>(
-      `SELECT (extract(epoch FROM closed_at) * 1000)::float8 AS "closedAt", strategy, asset,
-              buy_exchange AS "buyExchange", sell_exchange AS "sellExchange", source,
-              quantity, short_quantity AS "shortQuantity",
-              entry_buy_price AS "entryBuyPrice", entry_sell_price AS "entrySellPrice",
-              exit_buy_price AS "exitBuyPrice", exit_sell_price AS "exitSellPrice",
-              trading_fees AS "tradingFees", withdrawal_fees AS "withdrawalFees", funding
-         FROM journal_operations WHERE ${where.join(' AND ')} ORDER BY closed_at`,
+  /** The earliest closedAt of the matching closed operations before `to`, or null. */
+  async firstClosedAt(email: string, filters: SummaryFilters): Promise<Date | null> {
+    const { where, params } = summaryWhere(email, { ...filters, from: undefined });
+    const rows = await this.repo.query<{ first: Date | string | null }[]>(
+      `SELECT min(closed_at) AS first FROM journal_operations WHERE ${where}`,
       params,
     );
+    const first = rows[0]?.first;
+    return first ? new Date(first) : null;
+  }
+
+  /**
+   * Sums of the period's closed operations in ONE aggregate query: per São Paulo day
+   * (`width_bucket` over day boundaries from the tz database: `bounds[i]` starts `days[i]`) and
+   * per route, asset, strategy and source. The filters and [from, to) mirror tallyOperations.
+   */
+  async summaryTallies(email: string, filters: SummaryFilters, days: string[], bounds: Date[]): Promise<SummaryTallies> {
+    const { where, params } = summaryWhere(email, filters);
+    params.push(bounds);
+    const day = `width_bucket(closed_at, $${params.length}::timestamptz[])`;
+    const rows = await this.repo.query<TallyRow[]>(
+      `SELECT ${day} AS day, strategy, asset, buy_exchange, sell_exchange, source,
+              count(*)::int AS count, (count(*) FILTER (WHERE net_pnl > 0))::int AS wins,
+              sum(gross_pnl) AS "grossPnl", sum(net_pnl) AS "netPnl",
+              sum(trading_fees + withdrawal_fees) AS fees, sum(funding) AS funding
+         FROM journal_operations WHERE ${where}
+        GROUP BY GROUPING SETS ((${day}), (strategy), (asset), (buy_exchange, sell_exchange), (source))`,
+      params,
+    );
+    const tallies = emptyTallies();
+    for (const row of rows) addRow(tallies, row, days);
+    return tallies;
   }
 
   async countOpen(email: string, filters: Pick<OperationFilters, 'strategy' | 'asset' | 'source'>): Promise<number> {
@@ -133,9 +152,11 @@ export class JournalRepository {
         params.push(row[field]);
         return `$${params.length}`;
       });
-      return `($1, ${slots.join(', ')})`;
+      const { grossPnl, netPnl } = storedResults(row);
+      params.push(grossPnl, netPnl);
+      return `($1, ${slots.join(', ')}, $${params.length - 1}, $${params.length})`;
     });
-    const columns = IMPORT_COLUMNS.map(([, column]) => column);
+    const columns = [...IMPORT_COLUMNS.map(([, column]) => column), 'gross_pnl', 'net_pnl'];
     const result: unknown = await manager.query(
       `INSERT INTO journal_operations (email, ${columns.join(', ')}) VALUES ${tuples.join(', ')}
        ON CONFLICT (email, source, external_id) WHERE external_id IS NOT NULL
@@ -165,4 +186,42 @@ export class JournalRepository {
     if (f.asset) qb.andWhere('op.asset = :asset', { asset: f.asset });
     if (f.source) qb.andWhere('op.source = :source', { source: f.source });
   }
+}
+
+/** What the summary sums, from the PnL engine (one formula for every path). */
+function storedResults(fields: OperationFields): { grossPnl: number | null; netPnl: number | null } {
+  const { grossPnl, netPnl } = computePnl(fields);
+  return { grossPnl, netPnl };
+}
+
+function summaryWhere(email: string, f: SummaryFilters): { where: string; params: unknown[] } {
+  const params: unknown[] = [email];
+  const where = [`email = $1`, `status = 'closed'`];
+  const add = (sql: string, value: unknown): void => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (f.from) add('closed_at >= ?', f.from);
+  if (f.to) add('closed_at < ?', f.to);
+  if (f.strategy) add('strategy = ?', f.strategy);
+  if (f.asset) add('asset = ?', f.asset);
+  if (f.source) add('source = ?', f.source);
+  return { where: where.join(' AND '), params };
+}
+
+/** One GROUPING SETS row: the one non-null key column says which set it belongs to. */
+function addRow(tallies: SummaryTallies, row: TallyRow, days: string[]): void {
+  const tally: Tally = {
+    count: Number(row.count),
+    wins: Number(row.wins),
+    grossPnl: Number(row.grossPnl),
+    netPnl: Number(row.netPnl),
+    fees: Number(row.fees),
+    funding: Number(row.funding),
+  };
+  if (row.day !== null) addTally(tallies.days, days[Number(row.day) - 1] ?? 'unknown', tally);
+  else if (row.strategy !== null) addTally(tallies.groups.byStrategy, row.strategy, tally);
+  else if (row.asset !== null) addTally(tallies.groups.byAsset, row.asset, tally);
+  else if (row.buy_exchange !== null) addTally(tallies.groups.byRoute, routeKey(row.buy_exchange, row.sell_exchange ?? ''), tally);
+  else if (row.source !== null) addTally(tallies.groups.bySource, row.source, tally);
 }

@@ -5,7 +5,8 @@ import type { JournalSummaryDto } from './dto/journal-summary.dto.js';
 import { OperationDto, type OperationPageDto } from './dto/operation.dto.js';
 import type { ListOperationsQueryDto, SummaryQueryDto } from './dto/operation-query.dto.js';
 import type { UpdateOperationDto } from './dto/update-operation.dto.js';
-import { summarizeJournal } from './journal-summary.engine.js';
+import { emptyTallies, summarizeTallies } from './journal-summary.engine.js';
+import { saoPauloDaysBetween } from '../common/time/sao-paulo.js';
 import type { JournalOperationEntity, OperationFields } from './journal-operation.entity.js';
 import { JournalRepository } from './journal.repository.js';
 import { checkOperationInput, fieldsOf, inputOf, type InputResult } from './operation-input.js';
@@ -54,11 +55,14 @@ export class JournalService {
     const to = query.to ?? now;
     if (query.from && to <= query.from) throw AppError.invalid('to must be after from');
     const groupFilters = { strategy: query.strategy, asset: query.asset, source: query.source };
-    const [operations, openOperations] = await Promise.all([
-      this.operations.summaryOperations(query.email, { ...groupFilters, from: query.from, to }),
-      this.operations.countOpen(query.email, groupFilters),
-    ]);
-    return summarizeJournal(operations, { ...groupFilters, from: query.from?.getTime() ?? null, to: to.getTime() }, openOperations);
+    const openOperations = await this.operations.countOpen(query.email, groupFilters);
+    const filters = { ...groupFilters, from: query.from, to };
+    // The day boundaries only need to cover the closed operations that exist in the period.
+    const from = query.from ?? (await this.operations.firstClosedAt(query.email, filters));
+    if (!from) return summarizeTallies(emptyTallies(), openOperations);
+    const { days, bounds } = saoPauloDaysBetween(from.getTime(), to.getTime());
+    const tallies = await this.operations.summaryTallies(query.email, filters, days, bounds);
+    return summarizeTallies(tallies, openOperations);
   }
 
   private async owned(id: string, email: string): Promise<JournalOperationEntity> {

@@ -55,6 +55,6 @@ export function fieldsOf(dto: CreateOperationDto): InputResult {
 
 /** The writable fields of a stored operation, as a PATCH overlays them. */
 export function inputOf(op: JournalOperationEntity): Record<string, unknown> {
-  const { id: _id, status: _status, createdAt: _c, updatedAt: _u, ...input } = op;
+  const { id: _id, status: _status, createdAt: _c, updatedAt: _u, grossPnl: _g, netPnl: _n, ...input } = op;
   return input;
 }

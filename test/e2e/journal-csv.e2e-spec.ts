@@ -20,7 +20,7 @@ describe('journal CSV export and import (SPEC 4.5, D10)', () => {
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => cb(null, text));
     });
-  const rowsOf = (text: string): Row[] => parse(text, { columns: true }) as Row[];
+  const rowsOf = (text: string): Row[] => parse<Row>(text, { columns: true });
   const importCsv = (email: string, csv: string, type = 'text/csv') =>
     request(t.baseUrl).post('/v1/journal/import').query({ email }).set('Content-Type', type).send(csv);
   const listAll = async (email: string) =>
@@ -112,9 +112,9 @@ describe('journal CSV export and import (SPEC 4.5, D10)', () => {
       expect(rows).toHaveLength(1205);
       expect(new Set(rows.map((r) => r.id)).size).toBe(1205);
       for (let i = 1; i < rows.length; i++) {
-        const [a, b] = [rows[i - 1] as Row, rows[i] as Row];
-        expect(a.opened_at >= (b.opened_at as string)).toBe(true);
-        if (a.opened_at === b.opened_at) expect((a.id as string) < (b.id as string)).toBe(true);
+        const [a, b] = [rows[i - 1], rows[i]];
+        expect(a.opened_at >= b.opened_at).toBe(true);
+        if (a.opened_at === b.opened_at) expect(a.id < b.id).toBe(true);
       }
     });
   });

@@ -84,6 +84,29 @@ describe('journal operations (D10)', () => {
     expect(res.body).toMatchObject({ status: 'open', shortQuantity: 0, entrySellPrice: null, grossPnl: null, netPnl: null, netPnlPct: null, closedAt: null });
   });
 
+  it('documents every journal endpoint in Swagger under the journal tag, with D2 error examples', async () => {
+    const { body } = await request(t.baseUrl).get('/docs-json').expect(200);
+    const ops = [
+      ['/v1/journal/operations', 'post'],
+      ['/v1/journal/operations', 'get'],
+      ['/v1/journal/operations/{id}', 'get'],
+      ['/v1/journal/operations/{id}', 'patch'],
+      ['/v1/journal/operations/{id}', 'delete'],
+      ['/v1/journal/summary', 'get'],
+      ['/v1/journal/export.csv', 'get'],
+      ['/v1/journal/import', 'post'],
+    ] as const;
+    for (const [path, method] of ops) {
+      const op = body.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.tags).toEqual(['journal']);
+      expect(op.summary).toEqual(expect.any(String));
+      expect(Object.keys(op.responses)).toContain('400');
+    }
+    expect(body.paths['/v1/journal/operations/{id}'].get.responses['404'].content['application/json'].examples['operation not found'].value)
+      .toEqual({ statusCode: 404, message: 'operation not found', error: 'Not Found' });
+  });
+
   describe('create: 400s with the D2 body, required checks first in D10 order', () => {
     const full = openLong('v@example.com');
     const without = (...keys: string[]) => Object.fromEntries(Object.entries(full).filter(([k]) => !keys.includes(k)));

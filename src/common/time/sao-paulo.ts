@@ -61,3 +61,25 @@ function inSaoPaulo(instant: Date | number): DateTime {
   const ms = typeof instant === 'number' ? instant : instant.getTime();
   return DateTime.fromMillis(ms, { zone: SAO_PAULO });
 }
+
+/**
+ * The São Paulo days that overlap [fromMs, toMs), and their boundaries: `bounds[i]` is the start
+ * of `days[i]`, and the last bound is the end of the last day (days.length + 1 bounds). Lets a
+ * database bucket instants by local day (`width_bucket`) with boundaries from the tz database.
+ */
+export function saoPauloDaysBetween(fromMs: number, toMs: number): { days: string[]; bounds: Date[] } {
+  const days: string[] = [];
+  const bounds: Date[] = [];
+  if (toMs <= fromMs) return { days, bounds };
+  const last = saoPauloDayOf(toMs - 1);
+  let day = saoPauloDayOf(fromMs);
+  bounds.push(saoPauloStartOfDay(day));
+  for (;;) {
+    days.push(day);
+    const end = saoPauloEndOfDay(day);
+    bounds.push(end);
+    if (day >= last) break;
+    day = saoPauloDayOf(end);
+  }
+  return { days, bounds };
+}

@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Journal operations (D10). Prices and amounts are double precision so they arrive as JS
- * numbers from both PostgreSQL and PGlite; grossPnl/netPnl/netPnlPct are computed on read.
+ * numbers from both PostgreSQL and PGlite. gross_pnl and net_pnl are written by the service
+ * (the PnL engine) on every write, so the summary can sum them in SQL.
  */
 export class CreateJournalOperations1764400000000 implements MigrationInterface {
   name = 'CreateJournalOperations1764400000000';
@@ -27,6 +28,8 @@ export class CreateJournalOperations1764400000000 implements MigrationInterface 
         withdrawal_fees double precision NOT NULL DEFAULT 0,
         funding double precision NOT NULL DEFAULT 0,
         fees_estimated boolean NOT NULL DEFAULT false,
+        gross_pnl double precision,
+        net_pnl double precision,
         opened_at timestamptz NOT NULL,
         closed_at timestamptz,
         source text NOT NULL DEFAULT 'manual',
