@@ -11,6 +11,7 @@ import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { HISTORY_IMPORT_PATH, historyImportBodyParsers } from './opportunity-history/import-body-parser.js';
+import { CROSSING_COUNTS_PATH, crossingCountsBodyParser } from './crossing-counts/crossing-counts-body-parser.js';
 
 /**
  * Builds the whole HTTP application exactly as production runs it; main.ts listens on it and
@@ -44,6 +45,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   // The history import takes up to 64 MiB (D8); mounted first, it reads its own body.
   app.use(HISTORY_IMPORT_PATH, ...historyImportBodyParsers());
+  // SPEC 4.7 / D2: an unparsable crossing-count body is a 500 there, not the global 400.
+  app.use(CROSSING_COUNTS_PATH, crossingCountsBodyParser(config.bodyLimitBytes));
   app.use(express.json({ limit: config.bodyLimitBytes }));
   setupSwagger(app);
   app.enableShutdownHooks();

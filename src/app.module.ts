@@ -17,6 +17,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { OpportunityHistoryModule } from './opportunity-history/opportunity-history.module.js';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
+import { CrossingCountsModule } from './crossing-counts/crossing-counts.module.js';
 
 @Module({})
 export class AppModule {
@@ -37,6 +38,7 @@ export class AppModule {
         JournalModule,
         RateLimitModule,
         OpportunityHistoryModule,
+        CrossingCountsModule.register({ dailyJob: config.crossingCounts.dailyJob }),
       ],
       providers: [
         { provide: APP_PIPE, useClass: AppValidationPipe },

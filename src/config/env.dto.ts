@@ -194,4 +194,9 @@ export class EnvDto {
   @IsInt({ message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   @Min(50, { message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   PRICES_INTERVAL_MS: number = 1000;
+
+  // --- Crossing counts (SPEC 4.7, D11) ---
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'CROSSING_JOB_ENABLED must be 0, 1, true or false' })
+  CROSSING_JOB_ENABLED: string = '1';
 }

@@ -52,6 +52,28 @@ function toSample(r: SampleRow): MarketSample {
   };
 }
 
+/** The prices of one sample without its funding rate, as the crossing-count job reads them. */
+export interface SamplePricesRow {
+  ticker: string;
+  exchange: string;
+  /** PostgreSQL's own text of the timestamptz: the page's keyset bound round-trips exactly. */
+  time: string;
+  spotBid: number;
+  spotAsk: number;
+  futuresBid: number;
+  futuresAsk: number;
+}
+
+interface PricesRow {
+  ticker: string;
+  exchange: string;
+  time: string;
+  spot_bid: number;
+  spot_ask: number;
+  futures_bid: number;
+  futures_ask: number;
+}
+
 /** market_samples (D8): partition upkeep, chunked bulk inserts and the two read paths. */
 @Injectable()
 export class MarketSampleRepository {
@@ -164,5 +186,39 @@ export class MarketSampleRepository {
       }
     }
     if (group) yield group;
+  }
+
+  /**
+   * Added for the crossing-count job (src/crossing-counts): the same (ticker, exchange, time)
+   * keyset walk as samplesBetween, narrowed to what a day-long scan needs. Time comes back as
+   * text (no Date per row) and the next page is requested before the current one is handed
+   * over, so the database reads while the caller counts. Memory is two pages, whatever the day.
+   */
+  async *pricesBetween(from: Date, to: Date, pageSize = 20_000): AsyncGenerator<SamplePricesRow[]> {
+    const fetchPage = async (after: PricesRow | null): Promise<PricesRow[]> =>
+      this.db.query(
+        `SELECT ticker, exchange, time::text AS time, spot_bid, spot_ask, futures_bid, futures_ask
+         FROM market_samples WHERE time >= $1 AND time < $2
+         ${after ? 'AND (ticker, exchange, time) > ($4, $5, $6::timestamptz)' : ''}
+         ORDER BY ticker, exchange, time LIMIT $3`,
+        after ? [from, to, pageSize, after.ticker, after.exchange, after.time] : [from, to, pageSize],
+      );
+    let next: Promise<PricesRow[]> | null = fetchPage(null);
+    while (next) {
+      const rows: PricesRow[] = await next;
+      next = rows.length === pageSize ? fetchPage(rows[rows.length - 1]) : null;
+      // A consumer that stops early must not leave the prefetch's rejection unhandled.
+      next?.catch(() => undefined);
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({
+        ticker: r.ticker,
+        exchange: r.exchange,
+        time: r.time,
+        spotBid: Number(r.spot_bid),
+        spotAsk: Number(r.spot_ask),
+        futuresBid: Number(r.futures_bid),
+        futuresAsk: Number(r.futures_ask),
+      }));
+    }
   }
 }
