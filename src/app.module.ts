@@ -17,6 +17,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { OpportunityHistoryModule } from './opportunity-history/opportunity-history.module.js';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
+import { FundingRatesModule } from './funding-rates/funding-rates.module.js';
 import { CrossingCountsModule } from './crossing-counts/crossing-counts.module.js';
 
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         JournalModule,
         RateLimitModule,
         OpportunityHistoryModule,
+        FundingRatesModule,
         CrossingCountsModule.register({ dailyJob: config.crossingCounts.dailyJob }),
       ],
       providers: [

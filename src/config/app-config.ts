@@ -22,6 +22,8 @@ export interface AppConfig {
   calculator: { processCacheMs: number; streamCacheMs: number; marketDataMaxAgeMs: number };
   /** SPEC 4.2: the looker stream cadence (1 s); smaller only to keep tests fast. */
   lookers: { streamIntervalMs: number };
+  /** D11: funding collection period; 0 switches the collector off. */
+  funding: { refreshMs: number };
   /** SPEC 4.7, D11: the crossing-count job's daily 00:10 São Paulo run can be switched off. */
   crossingCounts: { dailyJob: boolean };
 }

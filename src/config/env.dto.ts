@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { LOG_LEVELS, type LogLevel } from './app-config.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 
@@ -194,6 +194,15 @@ export class EnvDto {
   @IsInt({ message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   @Min(50, { message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   PRICES_INTERVAL_MS: number = 1000;
+
+  // --- Funding rates (SPEC 4.6, D11) ---
+  @IsOptional()
+  @Transform(toInt)
+  @ValidateBy(
+    { name: 'fundingRefresh', validator: { validate: (v: unknown) => v === 0 || (Number.isInteger(v) && Number(v) >= 100 && Number(v) <= 86_400_000) } },
+    { message: 'FUNDING_REFRESH_MS must be 0 (off) or an integer from 100 to 86400000' },
+  )
+  FUNDING_REFRESH_MS: number = 60_000;
 
   // --- Crossing counts (SPEC 4.7, D11) ---
   @IsOptional()

@@ -62,6 +62,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
       marketDataMaxAgeMs: env.CALCULATOR_MARKET_DATA_MAX_AGE_MS,
     },
     lookers: { streamIntervalMs: env.LOOKER_STREAM_INTERVAL_MS },
+    funding: { refreshMs: env.FUNDING_REFRESH_MS },
     crossingCounts: { dailyJob: env.CROSSING_JOB_ENABLED === '1' || env.CROSSING_JOB_ENABLED === 'true' },
   };
 }

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { FundingRatesController } from './funding-rates.controller.js';
+import { FundingRatesJob } from './funding-rates.job.js';
+import { FundingRatesService } from './funding-rates.service.js';
+
+/**
+ * Funding-rate ranking (issue 8). Market data (source, quote book, clock) comes from the global
+ * MarketDataModule; the rate limit guard from the global RateLimitModule.
+ */
+@Module({
+  controllers: [FundingRatesController],
+  providers: [FundingRatesService, FundingRatesJob],
+  exports: [FundingRatesService],
+})
+export class FundingRatesModule {}
