@@ -1,0 +1,28 @@
+/**
+ * Environment of `npm run demo` (src/demo.ts). The demo is a launcher, not the service: it
+ * passes the operator's environment on to its two children, adding what makes them one offline
+ * system. Kept here because src/config is the one place that reads process.env.
+ */
+export interface DemoEnv {
+  simulatorPort: number;
+  simulatorEnv: Record<string, string | undefined>;
+  serviceEnv: Record<string, string | undefined>;
+}
+
+export function loadDemoEnv(raw: Record<string, string | undefined> = process.env): DemoEnv {
+  const port = Number(raw.SIM_PORT ?? '8090');
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error('Invalid environment: SIM_PORT must be an integer from 1 to 65535');
+  }
+  return {
+    simulatorPort: port,
+    simulatorEnv: { ...raw, SIM_PORT: String(port), SIM_WALK: raw.SIM_WALK ?? '1' },
+    serviceEnv: {
+      ...raw,
+      ENABLED_WEBSOCKET: '1',
+      MARKET_SIMULATOR_URL: `http://127.0.0.1:${port}`,
+      // The demo is offline and self-contained: always the embedded database.
+      DATABASE_URL: undefined,
+    },
+  };
+}

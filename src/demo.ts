@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadDemoEnv } from './config/demo-env.js';
+
+/**
+ * `npm run demo`: the exchange simulator (random walk on) and the service, together, offline,
+ * on the embedded database. The service starts once the simulator listens, so its first market
+ * load succeeds; SIGINT/SIGTERM are forwarded to both; if either dies the other is stopped.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function start(script: string, env: Record<string, string | undefined>, onLine?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, [path.join(here, script)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    onLine?.(chunk.toString());
+  });
+  child.once('exit', (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`demo: ${script} exited (${signal ?? code}); stopping\n`);
+      stop(typeof code === 'number' && code !== 0 ? code : 1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+function stop(code: number, signal: NodeJS.Signals = 'SIGTERM'): void {
+  stopping = true;
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  if (alive.length === 0) process.exit(code);
+  let left = alive.length;
+  for (const child of alive) {
+    child.once('exit', () => --left === 0 && process.exit(code));
+    child.kill(signal);
+  }
+}
+
+function main(): void {
+  const env = loadDemoEnv();
+  let serviceStarted = false;
+  start('simulator/main.js', env.simulatorEnv, (text) => {
+    if (serviceStarted || !text.includes('listening')) return;
+    serviceStarted = true;
+    start('main.js', env.serviceEnv);
+    process.stdout.write(
+      `demo: simulator on :${env.simulatorPort}; service starting. Feed state: GET /health/market; Ctrl-C stops both.\n`,
+    );
+  });
+  process.once('SIGINT', () => stop(0, 'SIGINT'));
+  process.once('SIGTERM', () => stop(0, 'SIGTERM'));
+}
+
+main();
