@@ -117,4 +117,13 @@ describe('market data through the exchange simulator', () => {
     await until(health, allConnected, 8_000);
     await pushAndExpect('okx', 'SPOT', 2500);
   });
+
+  it('replaces a connection that stops answering pings and subscriptions (stall)', async () => {
+    const before = (await health()).gate?.reconnects ?? 0;
+    await control('POST', '/_sim/stall', { exchange: 'gate', stalled: true });
+    await until(health, (h) => h.gate?.connected === false && (h.gate?.reconnects ?? 0) > before, 8_000);
+    await control('POST', '/_sim/stall', { exchange: 'gate', stalled: false });
+    await until(health, allConnected, 8_000);
+    await pushAndExpect('gate', 'FUTURES', 2600);
+  });
 });

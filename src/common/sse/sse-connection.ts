@@ -71,10 +71,11 @@ export class SseConnection {
     this.subscription = null;
     this.res.off('close', this.handleClientClose);
     this.res.off('error', this.handleError);
-    if (reason !== 'client') {
-      if (reason === 'source-ended' || reason === 'shutdown') this.res.end();
-      else this.res.destroy();
-    }
+    if (reason === 'source-ended') this.res.end();
+    // At shutdown the last bytes are flushed, then the socket is closed so the server's close
+    // does not wait for an idle keep-alive connection.
+    else if (reason === 'shutdown') this.res.end(() => this.res.socket?.destroy());
+    else if (reason !== 'client') this.res.destroy();
     this.onClose(this, reason);
   }
 
