@@ -117,18 +117,22 @@ export class LookerStreamsService implements OnApplicationShutdown {
 
   /** All events of one cycle as ONE frame, so they are flushed in one write; null without cryptos. */
   private batch(watch: LookerWatch, beat: ClockBeat, shareInBeat: boolean): SseFrame | null {
-    if (watch.tickers.length === 0) return null;
+    const { exchange, market, tickers } = watch;
+    if (tickers.length === 0) return null;
     if (shareInBeat && this.beatFrames.seq !== beat.seq) this.beatFrames = { seq: beat.seq, frames: new Map() };
-    const context = { now: beat.at, hasFeed: this.feedExchanges.has(watch.exchange) };
-    const frames = watch.tickers.map((ticker) => {
-      const key = `${watch.exchange}|${watch.market}|${ticker}`;
-      let frame = shareInBeat ? this.beatFrames.frames.get(key) : undefined;
+    const shared = shareInBeat ? this.beatFrames.frames : null;
+    const context = { now: beat.at, hasFeed: this.feedExchanges.has(exchange) };
+    const frames: SseFrame[] = [];
+    for (const ticker of tickers) {
+      // Ticker first: the distinguishing part of the key, so Map hashing/compare fails fast.
+      const key = `${ticker}|${market}|${exchange}`;
+      let frame = shared?.get(key);
       if (!frame) {
-        frame = dataFrame(lookerPriceEvent(this.book, watch.exchange, watch.market, ticker, context));
-        if (shareInBeat) this.beatFrames.frames.set(key, frame);
+        frame = dataFrame(lookerPriceEvent(this.book, exchange, market, ticker, context));
+        shared?.set(key, frame);
       }
-      return frame;
-    });
+      frames.push(frame);
+    }
     return batchFrames(frames);
   }
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
@@ -203,6 +204,21 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       const { id } = (await post({ email: 'd3@example.com' }).expect(201)).body;
       expect((await del(id).expect(400)).body).toEqual(bad('email parameter is required'));
     });
+  });
+
+  it('SPEC 500 texts when the store fails, with no SQL in the body', async () => {
+    const { id } = (await post({ email: 'fail@example.com', cryptos: ['BTCUSDT'] }).expect(201)).body;
+    const db = t.app.get(DataSource);
+    await db.query('ALTER TABLE lookers RENAME TO lookers_away');
+    try {
+      const failure = (message: string) => ({ statusCode: 500, message, error: 'Internal Server Error' });
+      expect((await post({ email: 'fail@example.com' }).expect(500)).body).toEqual(failure('Failed to create looker'));
+      expect((await list('fail@example.com').expect(500)).body).toEqual(failure('Failed to get lookers'));
+      const stream = await request(t.baseUrl).get(`/v1/lookers/${id}/stream`).expect(500);
+      expect(stream.body).toEqual(failure('Failed to load looker'));
+    } finally {
+      await db.query('ALTER TABLE lookers_away RENAME TO lookers');
+    }
   });
 
   it('Swagger documents every looker endpoint', async () => {
