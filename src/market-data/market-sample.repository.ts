@@ -67,7 +67,7 @@ export interface SamplePricesRow {
 interface PricesRow {
   ticker: string;
   exchange: string;
-  time: string;
+  time_text: string;
   spot_bid: number;
   spot_ask: number;
   futures_bid: number;
@@ -197,11 +197,13 @@ export class MarketSampleRepository {
   async *pricesBetween(from: Date, to: Date, pageSize = 20_000): AsyncGenerator<SamplePricesRow[]> {
     const fetchPage = async (after: PricesRow | null): Promise<PricesRow[]> =>
       this.db.query(
-        `SELECT ticker, exchange, time::text AS time, spot_bid, spot_ask, futures_bid, futures_ask
+        // The text column has its own name: ORDER BY `time` must mean the timestamptz (the index
+        // order), not an output column's text.
+        `SELECT ticker, exchange, time::text AS time_text, spot_bid, spot_ask, futures_bid, futures_ask
          FROM market_samples WHERE time >= $1 AND time < $2
          ${after ? 'AND (ticker, exchange, time) > ($4, $5, $6::timestamptz)' : ''}
          ORDER BY ticker, exchange, time LIMIT $3`,
-        after ? [from, to, pageSize, after.ticker, after.exchange, after.time] : [from, to, pageSize],
+        after ? [from, to, pageSize, after.ticker, after.exchange, after.time_text] : [from, to, pageSize],
       );
     let next: Promise<PricesRow[]> | null = fetchPage(null);
     while (next) {
@@ -213,7 +215,7 @@ export class MarketSampleRepository {
       yield rows.map((r) => ({
         ticker: r.ticker,
         exchange: r.exchange,
-        time: r.time,
+        time: r.time_text,
         spotBid: Number(r.spot_bid),
         spotAsk: Number(r.spot_ask),
         futuresBid: Number(r.futures_bid),

@@ -155,7 +155,7 @@ describe('crossing counts: job and read endpoint (SPEC 4.7 / 2.9, D11)', () => {
     });
     try {
       await post({ date: '2026-01-05' }).expect(202, { processingDate: '2026-01-05', status: 'accepted' });
-      await waitFor(async () => (started.mock.calls.length > 0 ? true : undefined));
+      await waitFor(() => Promise.resolve(started.mock.calls.length > 0 ? true : undefined));
     } finally {
       release();
       spy.mockRestore();

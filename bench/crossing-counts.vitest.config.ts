@@ -1,0 +1,15 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// `npm run bench:crossing`: boots the real app (SWC keeps Nest's decorator metadata, as in the
+// test config) on a scratch PostgreSQL database, seeds a day of samples and times the job.
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  test: {
+    include: ['bench/crossing-counts.ts'],
+    environment: 'node',
+    testTimeout: 1_800_000,
+    hookTimeout: 600_000,
+    pool: 'forks',
+  },
+});
