@@ -64,7 +64,7 @@ export class OpportunityHistoryService {
     const engine = new BacktestEngine({ ...request, intervalMs: this.intervalMs });
     const route = { ticker: request.ticker, buy: request.buy, sell: request.sell };
     await this.store(async () => {
-      for await (const page of this.repository.pages(route, lookBack(request.days))) {
+      for await (const page of this.repository.walkPages(route, lookBack(request.days), request)) {
         for (const sample of page) engine.push(sample);
       }
     });

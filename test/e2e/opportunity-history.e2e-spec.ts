@@ -2,7 +2,14 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
-import { at, designedHistory, row, STEP_MS } from './opportunity-history.fixtures.js';
+import { type BacktestSample, runBacktest } from '../../src/opportunity-history/backtest.engine.js';
+import { OpportunityHistoryRepository } from '../../src/opportunity-history/opportunity-history.repository.js';
+import { at, designedHistory, type HistoryRow, row, STEP_MS } from './opportunity-history.fixtures.js';
+
+const toSample = (r: HistoryRow): BacktestSample => ({
+  time: Date.parse(r.time), grossSpreadPercent: r.grossSpreadPercent, buyFeePercent: r.buyFeePercent,
+  sellFeePercent: r.sellFeePercent, withdrawalFeeUsd: r.withdrawalFeeUsd, feesEstimated: r.feesEstimated, executable: r.executable,
+});
 
 const BTC = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx' };
 
@@ -82,6 +89,19 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
         estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
       });
       expect((await backtest({ ...BTC, days: 1, threshold: 0 }).expect(200)).body.trades).toBe(0);
+    });
+    it('the paged read skips only rows that cannot change the walk, across page boundaries', async () => {
+      const repository = t.app.get(OpportunityHistoryRepository);
+      const range = { from: new Date(base - 1000), to: new Date() };
+      const params = { basis: 'gross' as const, threshold: 0.5, capital: 1000, transferMinutes: 1, intervalMs: STEP_MS };
+      for (const pageRows of [1, 2, 3, 5]) {
+        const kept: BacktestSample[] = [];
+        for await (const page of repository.walkPages({ ticker: 'BTC-USDT', buy: 'binance', sell: 'okx' }, range, params, pageRows)) kept.push(...page);
+        // Every below sample here closes a window except i26, which follows i25 (below): skipped.
+        expect(kept.map((k) => k.time)).not.toContain(Date.parse(at(base, 26)));
+        expect(kept).toHaveLength(25);
+        expect(runBacktest(kept, params)).toEqual(runBacktest(designedHistory(base).map(toSample), params));
+      }
     });
   });
 
@@ -182,6 +202,62 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const malformed = await request(t.baseUrl).post('/v1/opportunity-history/import').set('Content-Type', 'application/json').send('[{').expect(400);
       expect(malformed.body.message).toBe('Invalid request body');
       expect((await dogeStats()).samples).toBe(5);
+    });
+  });
+
+  describe('400s with the D2 body: required members first, then D2 order', () => {
+    const ALL = 'binance, bybit, okx, gate, bitget';
+    const full = { ...BTC, days: 3, threshold: 0.5 };
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['nothing', {}, 'ticker is required'],
+      ['no buy', { ticker: 'BTC-USDT' }, 'buy is required'],
+      ['no sell', { ticker: 'BTC-USDT', buy: 'binance' }, 'sell is required'],
+      ['no days', { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx' }, 'days is required'],
+      ['no threshold', { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 3 }, 'threshold is required'],
+      ['a missing member before an invalid one', { ticker: 'nope', buy: 'binance', sell: 'okx', threshold: 1 }, 'days is required'],
+      ['an empty ticker', { ...full, ticker: '' }, 'ticker is required'],
+      ['a bad ticker', { ...full, ticker: 'BTC/USDT' }, 'ticker is invalid'],
+      ['a bad ticker before a bad exchange', { ...full, ticker: 'BTCXYZ', buy: 'kraken' }, 'ticker is invalid'],
+      ['an unknown buy', { ...full, buy: 'kraken', days: 500 }, `buy must be one of ${ALL}`],
+      ['an unknown sell', { ...full, sell: 'kraken' }, `sell must be one of ${ALL}`],
+      ['the same exchange', { ...full, sell: 'BINANCE' }, 'buy and sell must differ'],
+      ['days 0', { ...full, days: 0 }, 'days must be an integer from 1 to 90'],
+      ['days 91', { ...full, days: 91 }, 'days must be an integer from 1 to 90'],
+      ['days 1.5', { ...full, days: 1.5 }, 'days must be an integer from 1 to 90'],
+      ['threshold −0.1', { ...full, threshold: -0.1 }, 'threshold must be a number from 0 to 100'],
+      ['threshold 101', { ...full, threshold: 101 }, 'threshold must be a number from 0 to 100'],
+      ['an unknown basis', { ...full, basis: 'mid' }, 'basis must be net or gross'],
+    ];
+    const bodyOnly: [string, Record<string, unknown>, string][] = [
+      ['days as a string', { ...full, days: '3' }, 'days must be an integer from 1 to 90'],
+      ['threshold as a string', { ...full, threshold: '0.5' }, 'threshold must be a number from 0 to 100'],
+      ['capital 9', { ...full, capital: 9 }, 'capital must be a number from 10 to 10000000'],
+      ['capital 10,000,001', { ...full, capital: 10_000_001 }, 'capital must be a number from 10 to 10000000'],
+      ['capital as a string', { ...full, capital: '1000' }, 'capital must be a number from 10 to 10000000'],
+      ['transferMinutes −1', { ...full, transferMinutes: -1 }, 'transferMinutes must be an integer from 0 to 1440'],
+      ['transferMinutes 1441', { ...full, transferMinutes: 1441 }, 'transferMinutes must be an integer from 0 to 1440'],
+      ['transferMinutes 2.5', { ...full, transferMinutes: 2.5 }, 'transferMinutes must be an integer from 0 to 1440'],
+    ];
+
+    it.each([...cases, ...bodyOnly])('backtest, %s: %j → %s', async (_label, body, message) => {
+      const res = await backtest(body).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    });
+
+    it.each([
+      ...cases,
+      ['days not a number', { ...full, days: 'abc' }, 'days must be an integer from 1 to 90'],
+      ['threshold not a number', { ...full, threshold: 'x' }, 'threshold must be a number from 0 to 100'],
+    ])('stats, %s: %j → %s', async (_label, query, message) => {
+      const res = await stats(query).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    });
+
+    it('backtest: malformed JSON or a body that is not an object → Invalid request body', async () => {
+      for (const raw of ['{"ticker": ', '[1, 2]', '"text"']) {
+        const res = await request(t.baseUrl).post('/v1/opportunity-history/backtest').set('Content-Type', 'application/json').send(raw).expect(400);
+        expect(res.body).toEqual({ statusCode: 400, message: 'Invalid request body', error: 'Bad Request' });
+      }
     });
   });
 
