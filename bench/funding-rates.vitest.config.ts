@@ -1,0 +1,16 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// `npm run bench:funding`: boots the real app (SWC keeps Nest's decorator metadata) with the
+// in-process exchange simulator listing 2,500 USDT perpetuals; the HTTP load runs in a child process.
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  test: {
+    include: ['bench/funding-rates.ts'],
+    environment: 'node',
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
