@@ -3,6 +3,8 @@ import { AppError } from '../common/errors/app-error.js';
 import { UuidParam } from '../common/validation/uuid-param.pipe.js';
 import { LOOKER_NOT_FOUND } from './lookers.service.js';
 
+export const ID_REQUIRED = 'id parameter is required';
+
 /**
  * The `{id}` path parameter: blank is SPEC 4.2's 400 `id parameter is required`; anything that
  * cannot be a stored id is simply `looker not found` (it never reaches SQL).
@@ -13,7 +15,7 @@ export class LookerIdParam implements PipeTransform<string, string> {
 
   transform(value: string | undefined): string {
     const id = (value ?? '').trim();
-    if (id === '') throw AppError.invalid('id parameter is required');
+    if (id === '') throw AppError.invalid(ID_REQUIRED);
     return this.uuid.transform(id);
   }
 }

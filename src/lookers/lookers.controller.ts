@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags,
+  ApiCreatedResponse, ApiExcludeEndpoint, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { AppError } from '../common/errors/app-error.js';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
@@ -12,7 +13,7 @@ import { LookerOwnerQueryDto } from './dto/looker-owner-query.dto.js';
 import { LookerPriceEventDto } from './dto/looker-price-event.dto.js';
 import { LookerDto } from './dto/looker.dto.js';
 import { UpdateLookerDto } from './dto/update-looker.dto.js';
-import { LookerIdParam } from './looker-id.pipe.js';
+import { ID_REQUIRED, LookerIdParam } from './looker-id.pipe.js';
 import { LOOKER_STREAM_NAME } from './lookers.constants.js';
 import { LookersService } from './lookers.service.js';
 
@@ -54,7 +55,8 @@ export class LookersController {
     return this.lookers.list(query.email);
   }
 
-  @Patch(':id')
+  // `{:id}` is optional so that a request without an id reaches LookerIdParam: 400, not a bare 404.
+  @Patch('{:id}')
   @FailureMessage('Failed to update looker')
   @ApiOperation({ summary: "Rename a looker and/or replace its cryptos (same rules as creation); open streams follow" })
   @ApiParam(ID_PARAM)
@@ -72,7 +74,7 @@ export class LookersController {
     return this.lookers.update(id, query.email, dto);
   }
 
-  @Delete(':id')
+  @Delete('{:id}')
   @HttpCode(HttpStatus.NO_CONTENT)
   @FailureMessage('Failed to delete looker')
   @ApiOperation({ summary: "Delete one of the user's lookers; its open streams end" })
@@ -87,7 +89,14 @@ export class LookersController {
     return this.lookers.remove(id, query.email);
   }
 
-  @Get(':id/stream')
+  /** `/v1/lookers//stream` after a proxy merged its slashes: the id is what is missing. */
+  @Get('stream')
+  @ApiExcludeEndpoint()
+  streamWithoutId(): never {
+    throw AppError.invalid(ID_REQUIRED);
+  }
+
+  @Get('{:id}/stream')
   @FailureMessage('Failed to load looker')
   @ApiOperation({ summary: 'Live prices of a looker (SSE): every second one event per crypto, flushed together' })
   @ApiParam(ID_PARAM)

@@ -249,6 +249,9 @@ describe('looker stream with live feeds (simulator)', () => {
   describe('errors are JSON, before any stream opens (D2, D4)', () => {
     it.each([
       ['/v1/lookers/%20/stream', 400, 'id parameter is required'],
+      ['/v1/lookers//stream', 400, 'id parameter is required'],
+      // The same request after a proxy merged its slashes.
+      ['/v1/lookers/stream', 400, 'id parameter is required'],
       ['/v1/lookers/not-a-uuid/stream', 404, 'looker not found'],
       ['/v1/lookers/00000000-0000-4000-8000-000000000000/stream', 404, 'looker not found'],
     ])('%s -> %i %s', async (path, status, message) => {

@@ -176,9 +176,11 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       expect((await list('p3@example.com')).body[0].name).toBe('mine');
     });
 
-    it('400 id parameter is required for a blank id', async () => {
-      const res = await patch('%20', 'p3@example.com', { name: 'x' }).expect(400);
-      expect(res.body).toEqual(bad('id parameter is required'));
+    it('400 id parameter is required for a blank or missing id', async () => {
+      for (const id of ['%20', '']) {
+        const res = await patch(id, 'p3@example.com', { name: 'x' }).expect(400);
+        expect(res.body).toEqual(bad('id parameter is required'));
+      }
     });
   });
 
@@ -198,6 +200,10 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       expect((await del(id, 'thief@example.com').expect(404)).body).toEqual(notFound);
       expect((await del('not-a-uuid', 'd2@example.com').expect(404)).body).toEqual(notFound);
       expect((await list('d2@example.com')).body).toHaveLength(1);
+    });
+
+    it('400 id parameter is required for a blank or missing id', async () => {
+      for (const id of ['%20', '']) expect((await del(id, 'd3@example.com').expect(400)).body).toEqual(bad('id parameter is required'));
     });
 
     it('400 without email', async () => {
