@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-data/exchanges.js';
+import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
@@ -53,7 +54,7 @@ describe('market data through the exchange simulator', () => {
       MARKET_SILENCE_TIMEOUT_MS: '3000',
       MARKET_RECONNECT_BASE_MS: '50',
       MARKET_RECONNECT_MAX_MS: '400',
-      SAMPLE_INTERVAL_MS: '0',
+      SAMPLE_INTERVAL_MS: '300',
     });
     book = app.app.get(QuoteBook);
   });
@@ -125,5 +126,20 @@ describe('market data through the exchange simulator', () => {
     await control('POST', '/_sim/stall', { exchange: 'gate', stalled: false });
     await until(health, allConnected, 8_000);
     await pushAndExpect('gate', 'FUTURES', 2600);
+  });
+
+  it('records spot+futures samples of the live quotes (D8)', async () => {
+    const repo = app.app.get(MarketSampleRepository);
+    const since = new Date(Date.now() - 2_000);
+    const latest = await until(
+      () => repo.latestSample('BTC-USDT', 'okx', since),
+      (s) => s !== null,
+      5_000,
+    );
+    const spot = book.get('okx', 'SPOT', 'BTC-USDT');
+    expect(latest).toMatchObject({ ticker: 'BTC-USDT', exchange: 'okx', fundingRate: null });
+    expect(latest?.spotBid).toBeGreaterThan(0);
+    expect(latest?.futuresAsk).toBeGreaterThan(0);
+    expect(spot).toBeDefined();
   });
 });
