@@ -120,15 +120,17 @@ export class JournalRepository {
     const { where, params } = summaryWhere(email, filters);
     params.push(bounds);
     const day = `width_bucket(closed_at, $${params.length}::timestamptz[])`;
-    const rows = await this.repo.query<TallyRow[]>(
-      `SELECT ${day} AS day, strategy, asset, buy_exchange, sell_exchange, source,
+    const sql = `SELECT ${day} AS day, strategy, asset, buy_exchange, sell_exchange, source,
               count(*)::int AS count, (count(*) FILTER (WHERE net_pnl > 0))::int AS wins,
               sum(gross_pnl) AS "grossPnl", sum(net_pnl) AS "netPnl",
               sum(trading_fees + withdrawal_fees) AS fees, sum(funding) AS funding
          FROM journal_operations WHERE ${where}
-        GROUP BY GROUPING SETS ((${day}), (strategy), (asset), (buy_exchange, sell_exchange), (source))`,
-      params,
-    );
+        GROUP BY GROUPING SETS ((${day}), (strategy), (asset), (buy_exchange, sell_exchange), (source))`;
+    const rows = await this.repo.manager.transaction(async (manager) => {
+      // 100,000 rows sorted by day are ~8 MB, above the 4 MB default: the sort would spill to disk.
+      await manager.query(`SET LOCAL work_mem = '32MB'`);
+      return manager.query<TallyRow[]>(sql, params);
+    });
     const tallies = emptyTallies();
     for (const row of rows) addRow(tallies, row, days);
     return tallies;

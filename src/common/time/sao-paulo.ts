@@ -71,15 +71,13 @@ export function saoPauloDaysBetween(fromMs: number, toMs: number): { days: strin
   const days: string[] = [];
   const bounds: Date[] = [];
   if (toMs <= fromMs) return { days, bounds };
-  const last = saoPauloDayOf(toMs - 1);
-  let day = saoPauloDayOf(fromMs);
-  bounds.push(saoPauloStartOfDay(day));
-  for (;;) {
-    days.push(day);
-    const end = saoPauloEndOfDay(day);
-    bounds.push(end);
-    if (day >= last) break;
-    day = saoPauloDayOf(end);
+  // One DateTime walked day by day: startOf('day') after each step keeps DST days exact.
+  let day = inSaoPaulo(fromMs).startOf('day');
+  bounds.push(day.toJSDate());
+  while (day.toMillis() < toMs) {
+    days.push(day.toISODate() as string);
+    day = day.plus({ days: 1 }).startOf('day');
+    bounds.push(day.toJSDate());
   }
   return { days, bounds };
 }

@@ -1,0 +1,16 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// `npm run bench:journal`: the journal benchmarks boot the real app (SWC keeps Nest's decorator
+// metadata, as in the test config) against PostgreSQL and print their figures.
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  test: {
+    include: ['bench/journal-summary.ts', 'bench/journal-export.ts'],
+    environment: 'node',
+    testTimeout: 1_800_000,
+    hookTimeout: 600_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
