@@ -87,7 +87,7 @@ async function pushAndSee(sim: RunningSimulator, client: Exchange, exchange: Exc
   const started = Date.now();
   const res = await control(sim, 'PUT', '/_sim/quotes', [{ exchange, market, ticker, ...q }]);
   expect(res.status).toBe(200);
-  const ccxtMarket = client.markets[symbol];
+  const ccxtMarket = marketsOf(client)[symbol];
   const seen = await waitFor(() => {
     const b = (client.bidsasks as Record<string, BidAsk | undefined>)[symbol];
     if (!b || b.bid !== q.bid || b.ask !== q.ask) return undefined;
@@ -118,10 +118,10 @@ export function describeExchangeContract(exchange: ExchangeName): void {
     });
 
     it('loadMarkets lists the spot market and the USDT perpetual', () => {
-      expect(client.markets[SPOT]).toMatchObject({ spot: true, base: 'BTC', quote: 'USDT', active: true });
-      expect(client.markets[PERP]).toMatchObject({ swap: true, linear: true, settle: 'USDT', active: true });
-      expect(client.markets['SOL/USDT']).toBeDefined();
-      expect(client.markets['SOL/USDT:USDT']).toBeDefined();
+      expect(marketsOf(client)[SPOT]).toMatchObject({ spot: true, base: 'BTC', quote: 'USDT', active: true });
+      expect(marketsOf(client)[PERP]).toMatchObject({ swap: true, linear: true, settle: 'USDT', active: true });
+      expect(marketsOf(client)['SOL/USDT']).toBeDefined();
+      expect(marketsOf(client)['SOL/USDT:USDT']).toBeDefined();
     });
 
     it('watchBidsAsks receives spot and perpetual quotes pushed through the control API within 1 s', async () => {
@@ -150,8 +150,13 @@ export function describeExchangeContract(exchange: ExchangeName): void {
       const perp = await client.fetchTickers(['SOL/USDT:USDT', 'BTC/USDT:USDT']);
       const spotTicker = spot['SOL/USDT'];
       const perpTicker = perp['SOL/USDT:USDT'];
-      expect(spotTicker && quoteVolumeOf(spotTicker, client.markets['SOL/USDT'])).toBeCloseTo(123_456_789, -3);
-      expect(perpTicker && quoteVolumeOf(perpTicker, client.markets['SOL/USDT:USDT'])).toBeCloseTo(987_654_321, -3);
+      expect(spotTicker && quoteVolumeOf(spotTicker, marketsOf(client)['SOL/USDT'])).toBeCloseTo(123_456_789, -3);
+      expect(perpTicker && quoteVolumeOf(perpTicker, marketsOf(client)['SOL/USDT:USDT'])).toBeCloseTo(987_654_321, -3);
     });
   });
+}
+
+/** ccxt types `markets` as optional; after loadMarkets it is always set. */
+function marketsOf(client: Exchange): NonNullable<Exchange['markets']> {
+  return client.markets ?? {};
 }
