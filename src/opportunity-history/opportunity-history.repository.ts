@@ -4,6 +4,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import type { BacktestSample, SpreadBasis } from './backtest.engine.js';
 import { OpportunityHistoryEntity } from './opportunity-history.entity.js';
 import { type OpportunitySample, sampleKey } from './opportunity-sample.js';
+import { PACKED_SAMPLE_SQL, unpackSamples } from './packed-samples.js';
 
 export interface HistoryRoute {
   ticker: string;
@@ -54,6 +55,20 @@ const KEY = ['ticker', 'buy_exchange', 'sell_exchange', 'time'];
 export const UPSERT_CHUNK_ROWS = 4000;
 export const BACKTEST_PAGE_ROWS = 10_000;
 
+interface PageCursor {
+  /** Time of the previous page's last row (text, as PostgreSQL printed it), or the range start. */
+  cursor: string;
+  /** The first page includes a row AT the cursor; later pages start after it. */
+  first: boolean;
+  pageRows: number;
+}
+
+interface PackedPage {
+  rows: number;
+  last: string | null;
+  packed: Uint8Array;
+}
+
 /** The spread on each basis as SQL, the same arithmetic in the same order as spreadOnBasis. */
 const SPREAD_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
   gross: () => 'gross_spread_percent',
@@ -84,39 +99,46 @@ export class OpportunityHistoryRepository {
 
   /**
    * The samples a D9 walk needs, oldest first, as keyset pages of `pageRows`: memory holds one
-   * page whatever the look-back. Skipped: a sample below the threshold whose predecessor is also
-   * below it. No window is open there (the predecessor already closed it) and the next window
-   * starts whatever the gap, so the walk's result is the same and far fewer rows cross the wire.
-   * Rows come back shaped as the engine's samples; the time as float8 epoch milliseconds
-   * (date_part, cheaper than EXTRACT's numeric; exact, as stored times are whole milliseconds).
+   * page (and the next, prefetched while the engine walks this one) whatever the look-back.
+   * Skipped: a sample below the threshold whose predecessor is also below it. No window is open
+   * there (the predecessor already closed it) and the next window starts whatever the gap, so
+   * the walk's result is the same and far fewer rows cross the wire.
    */
   async *walkPages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, pageRows = BACKTEST_PAGE_ROWS): AsyncGenerator<BacktestSample[]> {
+    const read = (cursor: string, first: boolean): Promise<PackedPage> => {
+      const page = this.readPage(route, range, walk, { cursor, first, pageRows });
+      // A prefetch the consumer never awaits (it stopped early) must not become an unhandled rejection.
+      page.catch(() => undefined);
+      return page;
+    };
+    let next: Promise<PackedPage> | null = read(range.from.toISOString(), true);
+    while (next) {
+      const page: PackedPage = await next;
+      next = page.rows === pageRows && page.last !== null ? read(page.last, false) : null;
+      if (page.rows > 0) yield unpackSamples(page.packed);
+    }
+  }
+
+  private async readPage(route: HistoryRoute, range: TimeRange, walk: WalkFilter, at: PageCursor): Promise<PackedPage> {
     const above = `${SPREAD_SQL[walk.basis]('$8')} >= $7::float8`;
     // The inner range starts AT the cursor so the first row after it still sees its predecessor.
-    let cursor = range.from.toISOString();
-    let first = true;
-    for (;;) {
-      const page: BacktestSample[] = await this.table.query<BacktestSample[]>(
-        `SELECT "time", "grossSpreadPercent", "buyFeePercent", "sellFeePercent", "withdrawalFeeUsd", "feesEstimated", executable
-           FROM (SELECT time AS ts, round(date_part('epoch', time) * 1000) AS "time",
-                        gross_spread_percent AS "grossSpreadPercent", buy_fee_percent AS "buyFeePercent",
-                        sell_fee_percent AS "sellFeePercent", withdrawal_fee_usd AS "withdrawalFeeUsd",
-                        fees_estimated AS "feesEstimated", executable,
-                        ${above} AS above, LAG(${above}) OVER (ORDER BY time) AS prev_above
-                   FROM opportunity_history
-                  WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5) AS s
-          WHERE (above OR prev_above IS NOT FALSE) AND ts ${first ? '>=' : '>'} $4
+    // The cursor is the page's last time as text: exact to the microsecond, unlike a JS Date.
+    const [row] = await this.table.query<{ rows: number; last: string | null; packed: Uint8Array | null }[]>(
+      `WITH page AS (
+         SELECT * FROM (SELECT time AS ts, gross_spread_percent, buy_fee_percent, sell_fee_percent, withdrawal_fee_usd,
+                               fees_estimated, executable, ${above} AS above, LAG(${above}) OVER (ORDER BY time) AS prev_above
+                          FROM opportunity_history
+                         WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5) AS s
+          WHERE (above OR prev_above IS NOT FALSE) AND ts ${at.first ? '>=' : '>'} $4
           ORDER BY ts
-          LIMIT $6`,
-        [route.ticker, route.buy, route.sell, cursor, range.to.toISOString(), pageRows, walk.threshold,
-          // Only the net basis reads the capital; an unreferenced parameter would have no type.
-          ...(walk.basis === 'net' ? [walk.capital] : [])],
-      );
-      if (page.length > 0) yield page;
-      if (page.length < pageRows) return;
-      cursor = new Date(page[page.length - 1]?.time ?? 0).toISOString();
-      first = false;
-    }
+          LIMIT $6)
+       SELECT count(*)::int4 AS rows, max(ts)::text AS last, string_agg(${PACKED_SAMPLE_SQL}, ''::bytea ORDER BY ts) AS packed
+         FROM page`,
+      [route.ticker, route.buy, route.sell, at.cursor, range.to.toISOString(), at.pageRows, walk.threshold,
+        // Only the net basis reads the capital; an unreferenced parameter would have no type.
+        ...(walk.basis === 'net' ? [walk.capital] : [])],
+    );
+    return { rows: row?.rows ?? 0, last: row?.last ?? null, packed: row?.packed ?? new Uint8Array(0) };
   }
 
   /**
