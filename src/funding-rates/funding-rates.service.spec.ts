@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/validate-env.js';
 import type { Clock } from '../market-data/clock.js';
 import type { FundingSnapshot } from '../market-data/market-data-source.js';
+import { FundingRateBook } from '../market-data/funding-rate-book.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { FakeMarketDataSource } from '../market-data/testing/fake-market-data-source.js';
@@ -16,8 +17,9 @@ function setup() {
   const source = new FakeMarketDataSource();
   const book = new QuoteBook(new InProcessQuoteTickBus(), clock);
   const config = loadConfig({ EXCHANGES: 'binance,okx', LOG_LEVEL: 'silent' });
-  const service = new FundingRatesService(config, source, clock, book);
-  return { clock, source, book, service };
+  const fundingBook = new FundingRateBook();
+  const service = new FundingRatesService(config, source, clock, book, fundingBook);
+  return { clock, source, book, service, fundingBook };
 }
 
 function snap(over: Partial<FundingSnapshot>): FundingSnapshot {
@@ -87,5 +89,14 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
   it('before any collection: 200-shaped empty page', () => {
     const { service } = setup();
     expect(service.list({})).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('publishes each collection’s rates for the sample recorder (D8) and so the calculator (D5)', async () => {
+    const { source, service, fundingBook } = setup();
+    source.funding.set('binance', [snap({ fundingRate: 0.00042 })]);
+    source.funding.set('okx', [snap({ contract: 'BTC-USDT-SWAP', fundingRate: null })]);
+    await service.collect();
+    expect(fundingBook.rate('binance', 'BTC-USDT')).toBe(0.00042);
+    expect(fundingBook.rate('okx', 'BTC-USDT')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type { Clock } from '../market-data/clock.js';
 import type { ExchangeName } from '../market-data/exchanges.js';
 import { MARKET_CLOCK, MARKET_DATA_SOURCE } from '../market-data/market-data.constants.js';
 import type { FundingSnapshot, MarketDataSource } from '../market-data/market-data-source.js';
+import { FundingRateBook } from '../market-data/funding-rate-book.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { deriveIntervalSeconds, type FundingObservation, type ScheduleObservation } from './funding.engine.js';
 import { FundingRanking, type FundingPage } from './funding-ranking.js';
@@ -39,6 +40,7 @@ export class FundingRatesService {
     @Inject(MARKET_DATA_SOURCE) private readonly source: MarketDataSource,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
     private readonly book: QuoteBook,
+    private readonly fundingBook: FundingRateBook,
   ) {
     this.exchanges = config.marketData.exchanges;
     this.ranking = new FundingRanking([], clock.now());
@@ -66,6 +68,8 @@ export class FundingRatesService {
     });
     const observations = [...this.lastGood.values()].flat();
     this.ranking = new FundingRanking(observations, now);
+    // Samples (D8) and through them the calculator (D5) carry the latest collected rate.
+    this.fundingBook.replace(observations.map((o) => ({ exchange: o.exchange, ticker: o.symbol, fundingRate: o.fundingRate })));
     result.contracts = observations.length;
     return result;
   }

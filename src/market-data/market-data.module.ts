@@ -5,6 +5,7 @@ import { createExchangeClient } from './ccxt/exchange-clients.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ExchangeName } from './exchanges.js';
 import { MARKET_CLOCK, MARKET_DATA_SOURCE, QUOTE_TICK_BUS } from './market-data.constants.js';
+import { FundingRateBook } from './funding-rate-book.js';
 import { MarketDataMetrics } from './market-data.metrics.js';
 import { MarketDataService } from './market-data.service.js';
 import { MarketHealthController } from './market-health.controller.js';
@@ -42,11 +43,12 @@ import { SampleRecorderJob } from './sample-recorder.job.js';
           marketsRefreshMs: c.marketsRefreshMs,
         }),
     },
+    FundingRateBook,
     MarketDataService,
     MarketDataMetrics,
     MarketSampleRepository,
     SampleRecorderJob,
   ],
-  exports: [MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [FundingRateBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}

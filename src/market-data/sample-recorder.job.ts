@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from './clock.js';
 import { MARKET_CLOCK } from './market-data.constants.js';
 import { MarketSampleRepository } from './market-sample.repository.js';
+import { FundingRateBook } from './funding-rate-book.js';
 import { QuoteBook } from './quote-book.js';
 import { SampleRecorder } from './sample-recorder.js';
 
@@ -25,8 +26,14 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
     private readonly repository: MarketSampleRepository,
     book: QuoteBook,
+    funding: FundingRateBook,
   ) {
-    this.recorder = new SampleRecorder({ book, clock, insert: (s) => repository.insert(s) });
+    this.recorder = new SampleRecorder({
+      book,
+      clock,
+      insert: (s) => repository.insert(s),
+      funding: (exchange, ticker) => funding.rate(exchange, ticker),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -3,7 +3,7 @@ import { EXCHANGE_NAMES } from './exchanges.js';
 import type { MarketSample } from './market-sample.repository.js';
 import type { QuoteBook } from './quote-book.js';
 
-/** Pending the funding issue: the latest funding rate of a perpetual, or null. */
+/** The latest collected funding rate of a perpetual, or null (see FundingRateBook). */
 export type FundingRateLookup = (exchange: string, ticker: string) => number | null;
 
 /**

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FundingRatesService } from '../../src/funding-rates/funding-rates.service.js';
+import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
+import { SampleRecorderJob } from '../../src/market-data/sample-recorder.job.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
@@ -196,5 +198,21 @@ describe('GET /v1/funding-rates', () => {
     expect(res?.status).toBe(429);
     expect(await res?.json()).toEqual({ statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' });
     expect(Number(res?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('the collected rate reaches the recorded samples (D8) and so the calculator (D5)', () => {
+  it('a sample taken after a collection carries that perpetual’s latest rate', async () => {
+    await collect();
+    const job = t.app.get(SampleRecorderJob);
+    await job.maintain();
+    await job.record();
+    const samples = t.app.get(MarketSampleRepository);
+    const bitget = await samples.latestSample('BTC-USDT', 'bitget', new Date(Date.now() - 60_000));
+    const okx = await samples.latestSample('BTC-USDT', 'okx', new Date(Date.now() - 60_000));
+    const bybit = await samples.latestSample('SOL-USDT', 'bybit', new Date(Date.now() - 60_000));
+    expect(bitget?.fundingRate).toBe(0.0004);
+    expect(okx?.fundingRate).toBe(0);
+    expect(bybit?.fundingRate).toBeNull();
   });
 });
