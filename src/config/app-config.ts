@@ -16,8 +16,11 @@ export interface AppConfig {
   marketData: MarketDataConfig;
   /** D3: one counter per client IP shared by every route of the arbitrage group. */
   arbitrageRateLimit: { limit: number; ttlMs: number };
-  /** D8/D9: the opportunity-history sampling interval (stats minutes, backtest gap rule). */
-  history: { intervalMs: number };
+  /**
+   * D8/D9: the opportunity-history sampling interval (recorder period, stats minutes, backtest
+   * gap rule), whether the recorder runs, its spread floor, and how many days rows are kept.
+   */
+  history: { intervalMs: number; recorderEnabled: boolean; minSpreadPercent: number; retentionDays: number };
   /** SPEC 4.1/8, D5: calculator market-data cache windows and the "market data" age limit. */
   calculator: { processCacheMs: number; streamCacheMs: number; marketDataMaxAgeMs: number };
   /** SPEC 4.2: the looker stream cadence (1 s); smaller only to keep tests fast. */

@@ -148,10 +148,25 @@ export class EnvDto {
 
   @IsOptional()
   @Transform(toInt)
-  @IsInt({ message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
-  @Min(1000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
-  @Max(3_600_000, { message: 'HISTORY_INTERVAL_MS must be an integer from 1000 to 3600000' })
+  @ValidateBy(
+    { name: 'historyInterval', validator: { validate: (v: unknown) => v === 0 || (Number.isInteger(v) && Number(v) >= 1000 && Number(v) <= 3_600_000) } },
+    { message: 'HISTORY_INTERVAL_MS must be 0 (recorder off) or an integer from 1000 to 3600000' },
+  )
   HISTORY_INTERVAL_MS: number = 10_000;
+
+  @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100' })
+  @Min(-100, { message: 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100' })
+  @Max(100, { message: 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100' })
+  HISTORY_MIN_SPREAD_PERCENT: number = 0;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650' })
+  @Min(1, { message: 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650' })
+  @Max(3650, { message: 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650' })
+  HISTORY_RETENTION_DAYS: number = 90;
 
   // --- Calculator (SPEC 4.1, 8; D5) ---
   @IsOptional()

@@ -28,9 +28,17 @@ describe('environment validation', () => {
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// URL'],
     ['TRUST_PROXY', 'yes', 'TRUST_PROXY must be 0, 1, true or false'],
     ['CORS_ORIGINS', 'a, b', 'CORS_ORIGINS must be * or a comma-separated list of origins'],
+    ['HISTORY_INTERVAL_MS', '999', 'HISTORY_INTERVAL_MS must be 0 (recorder off) or an integer from 1000 to 3600000'],
+    ['HISTORY_MIN_SPREAD_PERCENT', 'x', 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100'],
+    ['HISTORY_RETENTION_DAYS', '0', 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650'],
   ])('%s=%s is refused with a message naming it', (name, value, message) => {
     expect(() => validateEnv({ [name]: value })).toThrow(InvalidEnvironmentError);
     expect(() => validateEnv({ [name]: value })).toThrow(message);
+  });
+
+  it('HISTORY_INTERVAL_MS=0 switches the history recorder off; stats keep the D8 spacing', () => {
+    expect(toAppConfig(validateEnv({})).history).toEqual({ intervalMs: 10_000, recorderEnabled: true, minSpreadPercent: 0, retentionDays: 90 });
+    expect(toAppConfig(validateEnv({ HISTORY_INTERVAL_MS: '0' })).history).toMatchObject({ intervalMs: 10_000, recorderEnabled: false });
   });
 
   it('names every bad variable at once', () => {

@@ -55,7 +55,13 @@ export function toAppConfig(env: EnvDto): AppConfig {
     },
     marketData: toMarketDataConfig(env),
     arbitrageRateLimit: { limit: env.ARBITRAGE_RATE_LIMIT, ttlMs: env.ARBITRAGE_RATE_TTL_MS },
-    history: { intervalMs: env.HISTORY_INTERVAL_MS },
+    history: {
+      // With the recorder off, stats and backtests still read imported history at the D8 spacing.
+      intervalMs: env.HISTORY_INTERVAL_MS || DEFAULT_HISTORY_INTERVAL_MS,
+      recorderEnabled: env.HISTORY_INTERVAL_MS > 0,
+      minSpreadPercent: env.HISTORY_MIN_SPREAD_PERCENT,
+      retentionDays: env.HISTORY_RETENTION_DAYS,
+    },
     calculator: {
       processCacheMs: env.CALCULATOR_PROCESS_CACHE_MS,
       streamCacheMs: env.CALCULATOR_STREAM_CACHE_MS,
@@ -71,5 +77,8 @@ export function toAppConfig(env: EnvDto): AppConfig {
 export function loadConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
   return toAppConfig(validateEnv({ ...process.env, ...overrides }));
 }
+
+/** D8: the opportunity-history spacing when HISTORY_INTERVAL_MS does not give one. */
+const DEFAULT_HISTORY_INTERVAL_MS = 10_000;
 
 export { APP_CONFIG };

@@ -54,6 +54,7 @@ const KEY = ['ticker', 'buy_exchange', 'sell_exchange', 'time'];
 /** 4,000 rows × 14 parameters = 56,000, under PostgreSQL's 65,535 bind parameters per statement. */
 export const UPSERT_CHUNK_ROWS = 4000;
 export const BACKTEST_PAGE_ROWS = 10_000;
+export const RETENTION_CHUNK_ROWS = 10_000;
 
 interface PageCursor {
   /** Time of the previous page's last row (text, as PostgreSQL printed it), or the range start. */
@@ -139,6 +140,46 @@ export class OpportunityHistoryRepository {
         ...(walk.basis === 'net' ? [walk.capital] : [])],
     );
     return { rows: row?.rows ?? 0, last: row?.last ?? null, packed: row?.packed ?? new Uint8Array(0) };
+  }
+
+  /**
+   * Retention: deletes rows older than `before` and returns how many. The primary key leads with
+   * the route, so the routes are listed by a skip scan of it and each route's old rows are a
+   * range of it (`route = … AND time < …`): no index on time alone is needed. Chunks of
+   * `chunkRows` rows per statement keep each transaction, its locks and its WAL small.
+   */
+  async deleteBefore(before: Date, chunkRows = RETENTION_CHUNK_ROWS): Promise<number> {
+    let deleted = 0;
+    for (const route of await this.routes()) {
+      for (;;) {
+        const [row] = await this.table.query<{ n: number }[]>(
+          `WITH gone AS (
+             DELETE FROM opportunity_history WHERE ctid = ANY(ARRAY(
+               SELECT ctid FROM opportunity_history
+                WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time < $4 LIMIT $5))
+             RETURNING 1)
+           SELECT count(*)::int4 AS n FROM gone`,
+          [route.ticker, route.buy, route.sell, before.toISOString(), chunkRows],
+        );
+        deleted += row?.n ?? 0;
+        if ((row?.n ?? 0) < chunkRows) break;
+      }
+    }
+    return deleted;
+  }
+
+  /** Every stored route, one index probe per route (a recursive skip scan of the primary key). */
+  private async routes(): Promise<HistoryRoute[]> {
+    return this.table.query<HistoryRoute[]>(
+      `WITH RECURSIVE r AS (
+         (SELECT ticker, buy_exchange, sell_exchange FROM opportunity_history ORDER BY 1, 2, 3 LIMIT 1)
+         UNION ALL
+         SELECT n.* FROM r, LATERAL (
+           SELECT ticker, buy_exchange, sell_exchange FROM opportunity_history
+            WHERE (ticker, buy_exchange, sell_exchange) > (r.ticker, r.buy_exchange, r.sell_exchange)
+            ORDER BY 1, 2, 3 LIMIT 1) AS n)
+       SELECT ticker, buy_exchange AS buy, sell_exchange AS sell FROM r`,
+    );
   }
 
   /**

@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { OpportunityRecorderService } from './opportunity-recorder.service.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Thin scheduler for the opportunity-history recorder (D8): a round every HISTORY_INTERVAL_MS
+ * (0 switches recording off) and retention daily. Retention runs even with the recorder off,
+ * since imported history ages too.
+ */
+@Injectable()
+export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OpportunityRecorder');
+  private readonly timers: NodeJS.Timeout[] = [];
+  private busy = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly recorder: OpportunityRecorderService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Awaited so a restart after a long stop trims old rows before any request reads them.
+    await this.purge();
+    this.timers.push(setInterval(() => void this.purge(), DAY_MS));
+    const { recorderEnabled, intervalMs } = this.config.history;
+    if (recorderEnabled) this.timers.push(setInterval(() => void this.record(), intervalMs));
+  }
+
+  onApplicationShutdown(): void {
+    this.timers.forEach((t) => clearInterval(t));
+  }
+
+  async record(): Promise<void> {
+    // A slow database must not pile rounds up behind each other; skipping one is harmless.
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await this.recorder.recordOnce();
+    } catch (err) {
+      this.logger.error(`recording opportunity history failed: ${String(err)}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async purge(): Promise<void> {
+    try {
+      const deleted = await this.recorder.purgeExpired();
+      if (deleted > 0) this.logger.log(`retention deleted ${deleted} opportunity-history rows`);
+    } catch (err) {
+      this.logger.error(`opportunity-history retention failed: ${String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { Clock } from '../market-data/clock.js';
+import { MARKET_CLOCK } from '../market-data/market-data.constants.js';
+import { QuoteBook } from '../market-data/quote-book.js';
+import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
+import { OpportunityHistoryRepository } from './opportunity-history.repository.js';
+import type { RouteCostsProvider } from './route-costs.js';
+import { collectRouteSamples } from './route-samples.js';
+
+const DAY_MS = 86_400_000;
+
+/** What the recorder needs of the store: the batched upsert the import uses, and retention. */
+export type HistoryStore = Pick<OpportunityHistoryRepository, 'upsert' | 'deleteBefore'>;
+
+/** The opportunity-history recorder of D8: one round of route samples, and retention. */
+@Injectable()
+export class OpportunityRecorderService {
+  private readonly minSpreadPercent: number;
+  private readonly retentionMs: number;
+
+  constructor(
+    private readonly book: QuoteBook,
+    @Inject(MARKET_CLOCK) private readonly clock: Clock,
+    @Inject(OpportunityHistoryRepository) private readonly store: HistoryStore,
+    @Inject(ROUTE_COSTS_PROVIDER) private readonly costs: RouteCostsProvider,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.minSpreadPercent = config.history.minSpreadPercent;
+    this.retentionMs = config.history.retentionDays * DAY_MS;
+  }
+
+  /** Samples every route among the fresh spot quotes and stores them; returns how many. */
+  async recordOnce(): Promise<number> {
+    const now = this.clock.now();
+    const fresh = [...this.book.snapshot({ market: 'SPOT' })].filter((q) => !q.stale);
+    const samples = collectRouteSamples(fresh, new Date(now), this.minSpreadPercent, this.costs);
+    if (samples.length > 0) await this.store.upsert(samples);
+    return samples.length;
+  }
+
+  /** Deletes rows older than HISTORY_RETENTION_DAYS; returns how many. */
+  purgeExpired(): Promise<number> {
+    return this.store.deleteBefore(new Date(this.clock.now() - this.retentionMs));
+  }
+}

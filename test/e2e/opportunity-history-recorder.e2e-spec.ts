@@ -1,0 +1,103 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuoteBook } from '../../src/market-data/quote-book.js';
+import { OpportunityHistoryRepository } from '../../src/opportunity-history/opportunity-history.repository.js';
+import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
+import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
+import { row } from './opportunity-history.fixtures.js';
+
+const DAY_MS = 86_400_000;
+const stats = (m: MarketFixture, buy: string, sell: string) =>
+  request(m.app.baseUrl).get('/v1/opportunity-history/stats')
+    .query({ ticker: 'BTC-USDT', buy, sell, days: 1, threshold: 0.5, basis: 'gross' });
+
+/** Polls the stats of a route until `done` holds (the recorder runs every second here). */
+async function statsUntil(m: MarketFixture, buy: string, sell: string, done: (b: { samples: number }) => boolean) {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const res = await stats(m, buy, sell).expect(200);
+    if (done(res.body as { samples: number })) return res.body as Record<string, unknown>;
+    if (Date.now() > end) throw new Error(`stats never matched: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('opportunity-history recorder fed by the simulator (D8)', () => {
+  let m: MarketFixture;
+
+  beforeAll(async () => {
+    m = await startMarketFixture(['binance', 'okx'], ['BTC-USDT'], {
+      // The smallest interval the config allows, so rounds come every second.
+      HISTORY_INTERVAL_MS: '1000',
+      HISTORY_MIN_SPREAD_PERCENT: '0.5',
+      HISTORY_RETENTION_DAYS: '30',
+      SAMPLE_INTERVAL_MS: '0',
+      ARBITRAGE_RATE_LIMIT: '100000',
+    });
+    await m.waitConnected();
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+
+  it('records a pushed spread of the buy → sell route, readable through the stats', async () => {
+    await m.putQuotes([
+      { exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 99.9, ask: 100 },
+      { exchange: 'okx', market: 'SPOT', ticker: 'BTC-USDT', bid: 101, ask: 101.1 },
+    ]);
+    const body = await statsUntil(m, 'binance', 'okx', (b) => b.samples >= 2);
+    // (101 − 100) ÷ 100 × 100 = 1 % gross on every sample; minutesAbove = samples × 1000 ms ÷ 60,000.
+    expect(body).toMatchObject({ maxSpread: 1, avgSpread: 1, p50Spread: 1, p90Spread: 1, windows: 1 });
+    expect(body.minutesAbove).toBeCloseTo((body.samples as number) / 60, 10);
+    // okx → binance is (99.9 − 101.1) ÷ 101.1 < 0.5 %: below HISTORY_MIN_SPREAD_PERCENT, never stored.
+    expect((await stats(m, 'okx', 'binance').expect(200)).body).toMatchObject({ samples: 0, maxSpread: null });
+  });
+
+  it('stores the D8 default costs with each sample', async () => {
+    const [stored] = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
+      `SELECT buy_price, sell_price, buy_fee_percent, sell_fee_percent, withdrawal_fee, withdrawal_fee_usd,
+              fees_estimated, executable, volume_24h
+         FROM opportunity_history WHERE buy_exchange = 'binance' ORDER BY time DESC LIMIT 1`,
+    );
+    expect(stored).toEqual({
+      buy_price: 100, sell_price: 101, buy_fee_percent: 0.1, sell_fee_percent: 0.1, withdrawal_fee: 0.01,
+      withdrawal_fee_usd: 1, fees_estimated: true, executable: true, volume_24h: expect.any(Number) as number,
+    });
+    // The smaller of the two spot quote volumes the book holds (refreshed by REST, so not the pushed ones yet).
+    const book = m.app.app.get(QuoteBook);
+    const volumes = [book.volume('binance', 'SPOT', 'BTC-USDT'), book.volume('okx', 'SPOT', 'BTC-USDT')];
+    expect(volumes.every((v) => v !== null && v > 0)).toBe(true);
+    expect(stored?.volume_24h).toBe(Math.min(...(volumes as number[])));
+  });
+
+  it('retention deletes rows older than HISTORY_RETENTION_DAYS and keeps the rest', async () => {
+    const now = Date.now();
+    const old = [row(now - 31 * DAY_MS, 2, { ticker: 'ETH-USDT' }), row(now - 40 * DAY_MS, 2, { ticker: 'ETH-USDT' })];
+    const kept = row(now - 29 * DAY_MS, 2, { ticker: 'ETH-USDT' });
+    await request(m.app.baseUrl).post('/v1/opportunity-history/import').send([...old, kept]).expect(200);
+    await m.app.app.get(OpportunityRecorderJob).purge();
+    const times = await m.app.app.get(DataSource).query<{ time: Date }[]>(
+      `SELECT time FROM opportunity_history WHERE ticker = 'ETH-USDT' ORDER BY time`,
+    );
+    expect(times.map((r) => new Date(r.time).toISOString())).toEqual([kept.time]);
+    // The live route's recent rows are untouched.
+    expect((await stats(m, 'binance', 'okx').expect(200)).body.samples).toBeGreaterThan(0);
+  });
+
+  it('deletes in chunks, route by route along the primary key, counting every row', async () => {
+    const now = Date.now();
+    const cutoff = now - 50 * DAY_MS;
+    const days = (route: Partial<Parameters<typeof row>[2]>, ages: number[]) => ages.map((d) => row(now - d * DAY_MS, 2, route));
+    const sol = { ticker: 'SOL-USDT' };
+    const ada = { ticker: 'ADA-USDT', buyExchange: 'okx', sellExchange: 'binance' };
+    await request(m.app.baseUrl).post('/v1/opportunity-history/import')
+      .send([...days(sol, [51, 52, 53, 54, 55, 49]), ...days(ada, [60, 61, 62, 10])]).expect(200);
+    // Chunks of 2 rows: SOL needs three statements, ADA two; 5 + 3 rows are older than the cut-off.
+    expect(await m.app.app.get(OpportunityHistoryRepository).deleteBefore(new Date(cutoff), 2)).toBe(8);
+    const left = await m.app.app.get(DataSource).query<{ ticker: string; n: number }[]>(
+      `SELECT ticker, count(*)::int4 AS n FROM opportunity_history WHERE ticker IN ('SOL-USDT', 'ADA-USDT') GROUP BY ticker ORDER BY ticker`,
+    );
+    expect(left).toEqual([{ ticker: 'ADA-USDT', n: 1 }, { ticker: 'SOL-USDT', n: 1 }]);
+  });
+});
