@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-data/exchanges.js';
+import { FundingRateBook } from '../../src/market-data/funding-rate-book.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
@@ -137,7 +138,9 @@ describe('market data through the exchange simulator', () => {
       5_000,
     );
     const spot = book.get('okx', 'SPOT', 'BTC-USDT');
-    expect(latest).toMatchObject({ ticker: 'BTC-USDT', exchange: 'okx', fundingRate: null });
+    // The funding collector also runs against the simulator; samples carry its latest rate.
+    const fundingRate = app.app.get(FundingRateBook).rate('okx', 'BTC-USDT');
+    expect(latest).toMatchObject({ ticker: 'BTC-USDT', exchange: 'okx', fundingRate });
     expect(latest?.spotBid).toBeGreaterThan(0);
     expect(latest?.futuresAsk).toBeGreaterThan(0);
     expect(spot).toBeDefined();
