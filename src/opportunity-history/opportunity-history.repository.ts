@@ -56,11 +56,19 @@ export const UPSERT_CHUNK_ROWS = 4000;
 export const BACKTEST_PAGE_ROWS = 10_000;
 export const RETENTION_CHUNK_ROWS = 10_000;
 
+/** One time slice of a walk, read as a chain of keyset pages. */
+interface Slice {
+  start: string;
+  end: string;
+  /** Only the look-back's last slice includes its end (`to`); the others stop before the next slice. */
+  endInclusive: boolean;
+}
+
 interface PageCursor {
-  /** Time of the previous page's last row (text, as PostgreSQL printed it), or the range start. */
-  cursor: string;
-  /** The first page includes a row AT the cursor; later pages start after it. */
-  first: boolean;
+  /** The slice start, or the previous page's last time (text as PostgreSQL printed it: exact to the µs). */
+  after: string;
+  /** A slice's first page includes a row AT its start; later pages start after the cursor. */
+  inclusive: boolean;
   pageRows: number;
 }
 
@@ -99,20 +107,32 @@ export class OpportunityHistoryRepository {
   }
 
   /**
-   * The samples a D9 walk needs, oldest first, as keyset pages of `pageRows`: memory holds one
-   * page (and the next, prefetched while the engine walks this one) whatever the look-back.
-   * Skipped: a sample below the threshold whose predecessor is also below it. No window is open
-   * there (the predecessor already closed it) and the next window starts whatever the gap, so
-   * the walk's result is the same and far fewer rows cross the wire.
+   * The samples a D9 walk needs, oldest first, in pages of at most `pageRows`. Skipped: a sample
+   * below the threshold whose predecessor is also below it. No window is open there (the
+   * predecessor already closed it) and the next window starts whatever the gap, so the walk's
+   * result is the same and far fewer rows cross the wire.
+   * The look-back is cut into one-day slices, each a chain of keyset pages. While this slice is
+   * walked, its next page and the next slice's first page are already being read, so
+   * PostgreSQL works on two connections (two cores) and memory holds a few pages at most.
    */
   async *walkPages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, pageRows = BACKTEST_PAGE_ROWS): AsyncGenerator<BacktestSample[]> {
-    const read = (cursor: string, first: boolean): Promise<PackedPage> => {
-      const page = this.readPage(route, range, walk, { cursor, first, pageRows });
-      // A prefetch the consumer never awaits (it stopped early) must not become an unhandled rejection.
-      page.catch(() => undefined);
-      return page;
-    };
-    let next: Promise<PackedPage> | null = read(range.from.toISOString(), true);
+    const chains = sliceRange(range).map((slice) => this.slicePages(route, range, walk, slice, pageRows));
+    let ahead = started(chains[0]);
+    for (let i = 0; i < chains.length; i++) {
+      let step = ahead;
+      ahead = started(chains[i + 1]);
+      for (let page = await step; page && !page.done; page = await step) {
+        step = started(chains[i]);
+        yield page.value;
+      }
+    }
+  }
+
+  /** One slice's pages; the next page is read while the caller walks the current one. */
+  private async *slicePages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, slice: Slice, pageRows: number): AsyncGenerator<BacktestSample[]> {
+    const read = (after: string, inclusive: boolean): Promise<PackedPage> =>
+      quiet(this.readPage(route, range, walk, slice, { after, inclusive, pageRows }));
+    let next: Promise<PackedPage> | null = read(slice.start, true);
     while (next) {
       const page: PackedPage = await next;
       next = page.rows === pageRows && page.last !== null ? read(page.last, false) : null;
@@ -120,22 +140,25 @@ export class OpportunityHistoryRepository {
     }
   }
 
-  private async readPage(route: HistoryRoute, range: TimeRange, walk: WalkFilter, at: PageCursor): Promise<PackedPage> {
-    const above = `${SPREAD_SQL[walk.basis]('$8')} >= $7::float8`;
-    // The inner range starts AT the cursor so the first row after it still sees its predecessor.
-    // The cursor is the page's last time as text: exact to the microsecond, unlike a JS Date.
+  private async readPage(route: HistoryRoute, range: TimeRange, walk: WalkFilter, slice: Slice, at: PageCursor): Promise<PackedPage> {
+    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8`;
+    // The window starts at the row just before `after` (within the look-back) so the first row
+    // read still sees its predecessor; that row itself is not returned.
     const [row] = await this.table.query<{ rows: number; last: string | null; packed: Uint8Array | null }[]>(
       `WITH page AS (
          SELECT * FROM (SELECT time AS ts, gross_spread_percent, buy_fee_percent, sell_fee_percent, withdrawal_fee_usd,
                                fees_estimated, executable, ${above} AS above, LAG(${above}) OVER (ORDER BY time) AS prev_above
                           FROM opportunity_history
-                         WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5) AS s
-          WHERE (above OR prev_above IS NOT FALSE) AND ts ${at.first ? '>=' : '>'} $4
+                         WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time ${slice.endInclusive ? '<=' : '<'} $5
+                           AND time >= coalesce((SELECT max(time) FROM opportunity_history
+                                                  WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3
+                                                    AND time >= $8 AND time < $4), $4)) AS s
+          WHERE (above OR prev_above IS NOT FALSE) AND ts ${at.inclusive ? '>=' : '>'} $4
           ORDER BY ts
           LIMIT $6)
        SELECT count(*)::int4 AS rows, max(ts)::text AS last, string_agg(${PACKED_SAMPLE_SQL}, ''::bytea ORDER BY ts) AS packed
          FROM page`,
-      [route.ticker, route.buy, route.sell, at.cursor, range.to.toISOString(), at.pageRows, walk.threshold,
+      [route.ticker, route.buy, route.sell, at.after, slice.end, at.pageRows, walk.threshold, range.from.toISOString(),
         // Only the net basis reads the capital; an unreferenced parameter would have no type.
         ...(walk.basis === 'net' ? [walk.capital] : [])],
     );
@@ -252,4 +275,31 @@ async function insertChunk(manager: EntityManager, rows: readonly OpportunitySam
      ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${UPDATE_SET}`,
     params,
   );
+}
+
+const SLICE_MS = 86_400_000;
+
+/** The look-back [from, to] as consecutive one-day slices [start, end), the last one closed. */
+function sliceRange(range: TimeRange): Slice[] {
+  const slices: Slice[] = [];
+  for (let start = range.from.getTime(); ; start += SLICE_MS) {
+    const end = Math.min(start + SLICE_MS, range.to.getTime());
+    const last = end === range.to.getTime();
+    slices.push({ start: new Date(start).toISOString(), end: new Date(end).toISOString(), endInclusive: last });
+    if (last) return slices;
+  }
+}
+
+/** Asks a chain for its next page now, so the read runs while the caller walks what it has. */
+function started<T>(chain: AsyncGenerator<T> | undefined): Promise<IteratorResult<T>> | undefined {
+  return chain && quiet(chain.next());
+}
+
+/**
+ * A read started ahead that the caller may never await (it stopped early) must not become an
+ * unhandled rejection; awaiting the returned promise still throws.
+ */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }

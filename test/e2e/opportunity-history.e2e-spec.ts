@@ -103,6 +103,31 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
         expect(runBacktest(kept, params)).toEqual(runBacktest(designedHistory(base).map(toSample), params));
       }
     });
+
+    it('the read is cut into one-day slices whose first row still sees the row before it', async () => {
+      const repository = t.app.get(OpportunityHistoryRepository);
+      const DAY = 86_400_000;
+      const from = Math.floor(Date.now() / 1000) * 1000 - 3 * DAY;
+      const eth = { ticker: 'ETH-USDT' };
+      // Slice boundaries at from + 1 day and from + 2 days; threshold 0.5 on the gross basis.
+      const rows = [
+        row(from + 1000, 1, eth), // above: kept
+        row(from + DAY - STEP_MS, 0.1, eth), // below after above: kept (closes the window)
+        row(from + DAY, 0.1, eth), // first of slice 2, below after below: skipped
+        row(from + DAY + STEP_MS, 1, eth), // above: kept
+        row(from + 2 * DAY, 0.1, eth), // first of slice 3, below after above: kept
+        row(from + 2 * DAY + STEP_MS, 0.1, eth), // below after below: skipped
+      ];
+      await importJson(rows).expect(200);
+      const params = { basis: 'gross' as const, threshold: 0.5, capital: 1000, transferMinutes: 0, intervalMs: STEP_MS };
+      const range = { from: new Date(from), to: new Date(from + 3 * DAY) };
+      for (const pageRows of [1, 10_000]) {
+        const kept: BacktestSample[] = [];
+        for await (const page of repository.walkPages({ ticker: 'ETH-USDT', buy: 'binance', sell: 'okx' }, range, params, pageRows)) kept.push(...page);
+        expect(kept.map((k) => k.time)).toEqual([from + 1000, from + DAY - STEP_MS, from + DAY + STEP_MS, from + 2 * DAY]);
+        expect(runBacktest(kept, params)).toEqual(runBacktest(rows.map(toSample), params));
+      }
+    });
   });
 
   describe('stats', () => {
