@@ -64,6 +64,25 @@ export interface FundingSnapshot {
   readonly markPrice: number | null;
 }
 
+/** Taker fee of one spot market, in percent (issue 10, D8). */
+export interface TradingFee {
+  /** Canonical `BASE-QUOTE`. */
+  readonly ticker: string;
+  readonly takerPercent: number;
+}
+
+/** Transfer state of one currency on one network of an exchange (issue 10, D8). */
+export interface CurrencyNetwork {
+  /** Base currency, e.g. `BTC`. */
+  readonly asset: string;
+  /** The exchange's network name, normalised to upper case (`ERC20`, `TRC20`, `BTC`). */
+  readonly network: string;
+  readonly withdrawEnabled: boolean;
+  readonly depositEnabled: boolean;
+  /** Withdrawal fee in base units, null when the exchange states none. */
+  readonly withdrawFee: number | null;
+}
+
 /**
  * Where live market data comes from. The ccxt implementation is the only one in production;
  * tests substitute an in-memory fake. Feature modules depend on this, never on ccxt.
@@ -76,6 +95,13 @@ export interface MarketDataSource {
   fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]>;
   /** Current funding of every USDT perpetual of the exchange (REST); rejects when it cannot be read. */
   fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]>;
+  /**
+   * Spot taker fees (issue 10). Optional until every source offers them: a source without it,
+   * or a market it leaves out, means the fee is unknown and the D8 default applies, marked estimated.
+   */
+  fetchTradingFees?(exchange: ExchangeName): Promise<TradingFee[]>;
+  /** Withdrawal/deposit state and fee per currency and network (issue 10); optional as above. */
+  fetchNetworks?(exchange: ExchangeName): Promise<CurrencyNetwork[]>;
   /** Starts realtime feeds for these tickers; feeds live until `close()`. */
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void;
   close(): Promise<void>;

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { CurrencyNetwork, TradingFee } from '../market-data/market-data-source.js';
+import { type CostsSource, MarketCostsBook } from './market-costs.book.js';
+
+const ROUTE = { ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx' };
+const net = (network: string, withdrawEnabled: boolean, depositEnabled: boolean, withdrawFee: number | null): CurrencyNetwork =>
+  ({ asset: 'ETH', network, withdrawEnabled, depositEnabled, withdrawFee });
+
+/** Answers per exchange from tables; a table set to an Error rejects that call. */
+function source(fees: Record<string, TradingFee[] | Error>, networks: Record<string, CurrencyNetwork[] | Error>): CostsSource {
+  const answer = <T>(v: T[] | Error | undefined): Promise<T[]> => (v instanceof Error ? Promise.reject(v) : Promise.resolve(v ?? []));
+  return { fetchTradingFees: (e) => answer(fees[e]), fetchNetworks: (e) => answer(networks[e]) };
+}
+
+async function bookOf(src: CostsSource): Promise<MarketCostsBook> {
+  const book = new MarketCostsBook(src);
+  await book.refresh('binance');
+  await book.refresh('okx');
+  return book;
+}
+
+describe('MarketCostsBook', () => {
+  it('a source without fee and network calls gives the D8 defaults, estimated and executable', async () => {
+    const book = await bookOf({});
+    expect(book.costsOf(ROUTE, 2000)).toEqual({
+      buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.0005, withdrawalFeeUsd: 1, feesEstimated: true, executable: true,
+    });
+  });
+
+  it('uses the exchanges\' own taker fees and the cheapest network open on both sides', async () => {
+    const book = await bookOf(source(
+      { binance: [{ ticker: 'ETH-USDT', takerPercent: 0.075 }], okx: [{ ticker: 'ETH-USDT', takerPercent: 0.08 }] },
+      {
+        // ERC20 is the cheapest withdrawal but okx takes no ERC20 deposits; ARBITRUM is open on both.
+        binance: [net('ERC20', true, true, 0.0004), net('ARBITRUM', true, true, 0.0008), net('OPTIMISM', true, true, 0.0001)],
+        okx: [net('ERC20', true, false, 0.002), net('ARBITRUM', false, true, 0.0001)],
+      },
+    ));
+    expect(book.costsOf(ROUTE, 2000)).toEqual({
+      buyFeePercent: 0.075, sellFeePercent: 0.08, withdrawalFee: 0.0008, withdrawalFeeUsd: 1.6, feesEstimated: false, executable: true,
+    });
+  });
+
+  it('is not executable when no common network is open for withdrawal out and deposit in', async () => {
+    const book = await bookOf(source(
+      { binance: [{ ticker: 'ETH-USDT', takerPercent: 0.1 }], okx: [{ ticker: 'ETH-USDT', takerPercent: 0.1 }] },
+      { binance: [net('ERC20', false, true, 0.0004), net('ARBITRUM', true, true, 0.0008)], okx: [net('ERC20', true, true, 0.001), net('ARBITRUM', true, false, 0.0001)] },
+    ));
+    expect(book.costsOf(ROUTE, 2000)).toMatchObject({ executable: false, withdrawalFee: 0.0004, feesEstimated: false });
+  });
+
+  it('a missing market fee or asset falls back to the default and marks the sample estimated', async () => {
+    const book = await bookOf(source(
+      { binance: [{ ticker: 'ETH-USDT', takerPercent: 0.075 }], okx: [] },
+      { binance: [net('ERC20', true, true, 0.0004)], okx: [] },
+    ));
+    expect(book.costsOf(ROUTE, 2000)).toEqual({
+      buyFeePercent: 0.075, sellFeePercent: 0.1, withdrawalFee: 0.0005, withdrawalFeeUsd: 1, feesEstimated: true, executable: true,
+    });
+  });
+
+  it('a failed refresh keeps the previous figures and reports the failed call', async () => {
+    let fail = false;
+    const fees = (): Promise<TradingFee[]> => (fail ? Promise.reject(new Error('503')) : Promise.resolve([{ ticker: 'ETH-USDT', takerPercent: 0.02 }]));
+    const book = new MarketCostsBook({ fetchTradingFees: fees, fetchNetworks: () => Promise.resolve([]) });
+    expect(await book.refresh('binance')).toEqual([]);
+    fail = true;
+    expect(await book.refresh('binance')).toEqual(['fees: Error: 503']);
+    expect(book.costsOf(ROUTE, 2000).buyFeePercent).toBe(0.02);
+  });
+});
