@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_NAMES } from '../../src/market-data/exchanges.js';
+import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
+import type { MarketDataSource } from '../../src/market-data/market-data-source.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityHistoryRepository } from '../../src/opportunity-history/opportunity-history.repository.js';
 import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
@@ -27,7 +30,7 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
   let m: MarketFixture;
 
   beforeAll(async () => {
-    m = await startMarketFixture(['binance', 'okx'], ['BTC-USDT'], {
+    m = await startMarketFixture([...EXCHANGE_NAMES], ['BTC-USDT'], {
       // The smallest interval the config allows, so rounds come every second.
       HISTORY_INTERVAL_MS: '1000',
       HISTORY_MIN_SPREAD_PERCENT: '0.5',
@@ -54,14 +57,21 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     expect((await stats(m, 'okx', 'binance').expect(200)).body).toMatchObject({ samples: 0, maxSpread: null });
   });
 
-  it('stores the D8 default costs with each sample', async () => {
+  it('the source reads every exchange\'s spot taker fee from the markets the simulator lists', async () => {
+    const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
+    const fees = await Promise.all(EXCHANGE_NAMES.map(async (e) => (await source.fetchTradingFees?.(e))?.find((f) => f.ticker === 'BTC-USDT')));
+    expect(fees.every((f) => f !== undefined && f.takerPercent > 0 && f.takerPercent < 1)).toBe(true);
+  });
+
+  it('stores the exchanges\' taker fees and, with networks unknown, the D8 withdrawal default, estimated', async () => {
     const [stored] = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
       `SELECT buy_price, sell_price, buy_fee_percent, sell_fee_percent, withdrawal_fee, withdrawal_fee_usd,
               fees_estimated, executable, volume_24h
-         FROM opportunity_history WHERE buy_exchange = 'binance' ORDER BY time DESC LIMIT 1`,
+         FROM opportunity_history WHERE buy_exchange = 'binance' AND sell_exchange = 'okx' ORDER BY time DESC LIMIT 1`,
     );
+    // binance's and okx's published spot taker rates (0.1 %, 0.15 %) as ccxt's markets carry them.
     expect(stored).toEqual({
-      buy_price: 100, sell_price: 101, buy_fee_percent: 0.1, sell_fee_percent: 0.1, withdrawal_fee: 0.01,
+      buy_price: 100, sell_price: 101, buy_fee_percent: 0.1, sell_fee_percent: 0.15, withdrawal_fee: 0.01,
       withdrawal_fee_usd: 1, fees_estimated: true, executable: true, volume_24h: expect.any(Number) as number,
     });
     // The smaller of the two spot quote volumes the book holds (refreshed by REST, so not the pushed ones yet).

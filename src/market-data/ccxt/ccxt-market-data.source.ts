@@ -8,12 +8,13 @@ import type {
   MarketDataSource,
   MarketListing,
   QuoteTick,
+  TradingFee,
   VolumeEntry,
 } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
 import type { BackoffPolicy } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
-import { toCcxtSymbol, toListings, toVolumes } from './ccxt-markets.js';
+import { toCcxtSymbol, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { FeedConnection } from './feed-connection.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
@@ -80,6 +81,11 @@ export class CcxtMarketDataSource implements MarketDataSource {
 
   async fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]> {
     return fetchFundingSnapshots(exchange, this.rest(exchange), await this.loadMarkets(exchange));
+  }
+
+  /** Public per-market rates from the loaded markets (issue 10); reloads markets as listMarkets does. */
+  async fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
+    return toTakerFees(await this.loadMarkets(exchange));
   }
 
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {

@@ -1,6 +1,6 @@
 import type { MarketInterface, Ticker, Tickers } from 'ccxt';
 import type { Market } from '../exchanges.js';
-import type { MarketListing, VolumeEntry } from '../market-data-source.js';
+import type { MarketListing, TradingFee, VolumeEntry } from '../market-data-source.js';
 import { fromCcxtSymbol } from '../ticker.js';
 
 /** Spot markets and USDT-margined perpetuals (D1); everything else ccxt lists is ignored. */
@@ -16,6 +16,20 @@ export function toListings(markets: Record<string, MarketInterface | undefined>)
   for (const m of Object.values(markets)) {
     const market = m ? marketKind(m) : null;
     if (m && market) out.push({ market, ticker: fromCcxtSymbol(m.symbol) });
+  }
+  return out;
+}
+
+/**
+ * Spot taker fees in percent, as the loaded markets carry them: the exchange's published rate
+ * for the market (its public fee schedule), not an account's tier, which needs API keys.
+ */
+export function toTakerFees(markets: Record<string, MarketInterface | undefined>): TradingFee[] {
+  const out: TradingFee[] = [];
+  for (const m of Object.values(markets)) {
+    if (!m || marketKind(m) !== 'SPOT' || typeof m.taker !== 'number' || !Number.isFinite(m.taker)) continue;
+    // toPrecision: 0.0015 × 100 is 0.15000000000000002 in binary floating point.
+    out.push({ ticker: fromCcxtSymbol(m.symbol), takerPercent: Number((m.taker * 100).toPrecision(12)) });
   }
   return out;
 }
