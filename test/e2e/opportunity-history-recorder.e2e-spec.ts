@@ -63,6 +63,11 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     expect(fees.every((f) => f !== undefined && f.takerPercent > 0 && f.takerPercent < 1)).toBe(true);
   });
 
+  it('binance, bybit and okx publish networks only with API keys: the source reports none known for them', async () => {
+    const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
+    for (const exchange of ['binance', 'bybit', 'okx'] as const) expect(await source.fetchNetworks?.(exchange)).toEqual([]);
+  });
+
   it('stores the exchanges\' taker fees and, with networks unknown, the D8 withdrawal default, estimated', async () => {
     const [stored] = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
       `SELECT buy_price, sell_price, buy_fee_percent, sell_fee_percent, withdrawal_fee, withdrawal_fee_usd,

@@ -4,6 +4,7 @@ import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
 import type {
   ConnectionEvent,
+  CurrencyNetwork,
   FundingSnapshot,
   MarketDataSource,
   MarketListing,
@@ -15,6 +16,7 @@ import { chunk } from '../symbol-universe.js';
 import type { BackoffPolicy } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
 import { toCcxtSymbol, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
+import { toNetworks } from './ccxt-networks.js';
 import { FeedConnection } from './feed-connection.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
@@ -86,6 +88,11 @@ export class CcxtMarketDataSource implements MarketDataSource {
   /** Public per-market rates from the loaded markets (issue 10); reloads markets as listMarkets does. */
   async fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
     return toTakerFees(await this.loadMarkets(exchange));
+  }
+
+  /** Network states per currency (issue 10); empty where the exchange needs API keys for them. */
+  async fetchNetworks(exchange: ExchangeName): Promise<CurrencyNetwork[]> {
+    return toNetworks(await this.rest(exchange).fetchCurrencies());
   }
 
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {

@@ -1,0 +1,29 @@
+import type { Currencies } from 'ccxt';
+import type { CurrencyNetwork } from '../market-data-source.js';
+
+/**
+ * Per-currency network states from ccxt's unified currencies (issue 10). ccxt maps each
+ * exchange's network ids to common codes (ERC20, TRC20, BEP20…), which is what lets a buy
+ * exchange's withdrawal network be matched with a sell exchange's deposit network.
+ * A state ccxt leaves undefined counts as open: an unknown state cannot hold a route back (D8
+ * defaults). `undefined` or `{}` (binance, bybit and okx without API keys: their currency
+ * endpoints are private) gives no networks at all, i.e. unknown.
+ */
+export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[] {
+  const out: CurrencyNetwork[] = [];
+  for (const currency of Object.values(currencies ?? {})) {
+    const networks: Record<string, unknown> = currency.networks ?? {};
+    for (const [code, raw] of Object.entries(networks)) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const n = raw as Record<string, unknown>;
+      out.push({
+        asset: currency.code,
+        network: (typeof n.network === 'string' ? n.network : code).toUpperCase(),
+        withdrawEnabled: n.withdraw !== false,
+        depositEnabled: n.deposit !== false,
+        withdrawFee: typeof n.fee === 'number' && Number.isFinite(n.fee) ? n.fee : null,
+      });
+    }
+  }
+  return out;
+}
