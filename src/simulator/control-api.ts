@@ -2,8 +2,10 @@ import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 import {
   validateDrop, validateFault, validatePause, validateQuotes, validateWalk, type Validated,
 } from './control-validation.js';
+import { baseOf } from './exchanges/protocol.js';
 import { nextFundingTimeOf } from './funding-state.js';
 import { validateFunding } from './funding-validation.js';
+import { validateNetworks } from './network-state.js';
 import type { MarketState } from './market-state.js';
 import type { RandomWalk } from './random-walk.js';
 import type { WsHub } from './ws-hub.js';
@@ -60,7 +62,7 @@ type Handler = (deps: ControlDeps, body: unknown) => ControlReply;
 
 const known = (deps: ControlDeps): ReadonlySet<string> => new Set(deps.state.instruments.map((i) => i.ticker));
 
-const notImplemented: Handler = () => errorReply(501, 'not implemented yet');
+const knownBases = (deps: ControlDeps): ReadonlySet<string> => new Set(deps.state.instruments.map((i) => baseOf(i.ticker)));
 
 // Route table: `METHOD path` → handler. Each handler validates, applies, and answers what it did.
 const ROUTES: Readonly<Record<string, Handler>> = {
@@ -98,7 +100,9 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       }
       return { exchange: exchange ?? null, down: value };
     }),
-  'PUT /_sim/networks': notImplemented,
+  'PUT /_sim/networks': (deps, body) =>
+    unwrap(validateNetworks(body, knownBases(deps)), (updates) => ({ applied: updates.map((u) => deps.state.networks.apply(u)).length })),
+  'GET /_sim/networks': (deps) => ({ status: 200, body: deps.state.networks.list() }),
 };
 
 /** Answers one control request; `body` is the parsed JSON body (undefined when empty). */

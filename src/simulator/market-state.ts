@@ -1,5 +1,6 @@
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-data/exchanges.js';
 import { FundingBook, type SimFunding } from './funding-state.js';
+import { NetworkBook } from './network-state.js';
 import { buildInstrument, roundToStep, type Instrument } from './instruments.js';
 
 /** The current top of book of one simulated market. Quantities are in base units. */
@@ -45,6 +46,8 @@ export class MarketState {
   readonly instruments: readonly Instrument[];
   /** Funding of every perpetual (PUT /_sim/funding); rendered by each exchange's REST calls. */
   readonly funding: FundingBook;
+  /** Currency networks (PUT /_sim/networks); rendered by the exchanges' public currency calls. */
+  readonly networks = new NetworkBook();
   private readonly instrumentsByTicker = new Map<string, Instrument>();
   private readonly quotes = new Map<string, SimQuote>();
   private readonly pausedKeys = new Set<string>();

@@ -6,6 +6,7 @@ import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.
 import type { MarketDataSource } from '../../src/market-data/market-data-source.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityHistoryRepository } from '../../src/opportunity-history/opportunity-history.repository.js';
+import { MarketCostsJob } from '../../src/opportunity-history/market-costs.job.js';
 import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
 import { row } from './opportunity-history.fixtures.js';
@@ -84,6 +85,37 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     const volumes = [book.volume('binance', 'SPOT', 'BTC-USDT'), book.volume('okx', 'SPOT', 'BTC-USDT')];
     expect(volumes.every((v) => v !== null && v > 0)).toBe(true);
     expect(stored?.volume_24h).toBe(Math.min(...(volumes as number[])));
+  });
+
+  it('PUT /_sim/networks drives gate\'s and bitget\'s public currency calls, and the recorded executable flag and fee', async () => {
+    const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
+    const put = (body: unknown) => fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await put([{ exchange: 'gate', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: 'yes', withdrawFee: 0 }])).status).toBe(400);
+    const open = { asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true };
+    expect(await (await put([{ ...open, exchange: 'bitget', withdrawFee: 0.0005 }, { ...open, exchange: 'gate', withdrawFee: 0.0004 }])).json()).toEqual({ applied: 2 });
+    const bitget = await source.fetchNetworks?.('bitget');
+    const gate = await source.fetchNetworks?.('gate');
+    expect(bitget).toEqual([{ asset: 'BTC', network: expect.any(String) as string, withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0005 }]);
+    // gate publishes no withdrawal fee without API keys; the same network code on both sides is what matching needs.
+    expect(gate).toEqual([{ asset: 'BTC', network: bitget?.[0]?.network, withdrawEnabled: true, depositEnabled: true, withdrawFee: null }]);
+
+    await m.app.app.get(MarketCostsJob).refresh();
+    await m.putQuotes([
+      { exchange: 'bitget', market: 'SPOT', ticker: 'BTC-USDT', bid: 99.9, ask: 100 },
+      { exchange: 'gate', market: 'SPOT', ticker: 'BTC-USDT', bid: 101, ask: 101.1 },
+    ]);
+    const latest = async (): Promise<Record<string, unknown> | undefined> => (await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
+      `SELECT withdrawal_fee, withdrawal_fee_usd, fees_estimated, executable FROM opportunity_history
+        WHERE buy_exchange = 'bitget' AND sell_exchange = 'gate' ORDER BY time DESC LIMIT 1`))[0];
+    await statsUntil(m, 'bitget', 'gate', (b) => b.samples >= 1);
+    // Withdrawal open on bitget, deposit open on gate on one network: executable, bitget's own fee, nothing estimated.
+    expect(await latest()).toEqual({ withdrawal_fee: 0.0005, withdrawal_fee_usd: 0.05, fees_estimated: false, executable: true });
+
+    await put([{ ...open, exchange: 'gate', depositEnabled: false, withdrawFee: 0.0004 }]);
+    await m.app.app.get(MarketCostsJob).refresh();
+    const end = Date.now() + 10_000;
+    while ((await latest())?.executable !== false && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(await latest()).toMatchObject({ executable: false, withdrawal_fee: 0.0005 });
   });
 
   it('retention deletes rows older than HISTORY_RETENTION_DAYS and keeps the rest', async () => {

@@ -69,6 +69,19 @@ function tickers(state: MarketState, market: Market): RestReply {
   }));
 }
 
+/** Public coin list with each chain's transfer state and withdrawal fee (PUT /_sim/networks). */
+function coins(state: MarketState): Record<string, unknown>[] {
+  return [...state.networks.byAsset('bitget')].map(([asset, networks], i) => ({
+    coinId: String(i + 1), coin: asset, transfer: 'true',
+    chains: networks.map((n) => ({
+      chain: n.network, needTag: 'false', withdrawable: String(n.withdrawEnabled), rechargeable: String(n.depositEnabled),
+      withdrawFee: String(n.withdrawFee), extraWithdrawFee: '0', depositConfirm: '12', withdrawConfirm: '64',
+      minDepositAmount: '0', minWithdrawAmount: '0', browserUrl: '', contractAddress: '', withdrawStep: '0',
+      withdrawMinScale: '8', congestion: 'normal',
+    })),
+  }));
+}
+
 function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   const usdtPerps = req.query.get('productType')?.toUpperCase() === PERP_INST_TYPE;
   switch (req.path) {
@@ -76,6 +89,8 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
       return envelope(state.instruments.map(spotSymbol));
     case '/api/v2/margin/currencies':
       return envelope([]);
+    case '/api/v2/spot/public/coins':
+      return envelope(coins(state));
     case '/api/v2/mix/market/contracts':
       return envelope(usdtPerps ? state.instruments.map((i) => contract(i, state)) : []);
     case '/api/v2/spot/market/tickers':

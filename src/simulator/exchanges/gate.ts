@@ -83,12 +83,26 @@ function tickers(req: RestRequest, state: MarketState, market: Market): RestRepl
   return ok(rows);
 }
 
+/** Public currency list with each chain's transfer state (PUT /_sim/networks); gate publishes no fee here. */
+function currencies(state: MarketState): Record<string, unknown>[] {
+  return [...state.networks.byAsset('gate')].map(([asset, networks]) => ({
+    currency: asset, name: asset, delisted: false, trade_disabled: false, fixed_rate: '',
+    withdraw_disabled: !networks.some((n) => n.withdrawEnabled), withdraw_delayed: false,
+    deposit_disabled: !networks.some((n) => n.depositEnabled), chain: networks[0]?.network ?? '',
+    chains: networks.map((n) => ({
+      name: n.network, addr: '', withdraw_disabled: !n.withdrawEnabled, withdraw_delayed: false, deposit_disabled: !n.depositEnabled,
+    })),
+  }));
+}
+
 function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   switch (req.path) {
     case `${API}/spot/currency_pairs`:
       return ok(state.instruments.map(currencyPair));
     case `${API}/margin/currency_pairs`:
       return ok([]);
+    case `${API}/spot/currencies`:
+      return ok(currencies(state));
     case `${API}/futures/usdt/contracts`:
       return ok(state.instruments.map((i) => contract(i, state)));
     case `${API}/spot/tickers`:
