@@ -9,9 +9,9 @@ const SYMBOLS = 300;
 const TICKS = 5_000_000;
 const tickers = Array.from({ length: SYMBOLS }, (_, i) => `SYM${i}-USDT`);
 const detector = new ArbitrageDetector({ minProfitPercent: 0.1, staleMs: 10_000 });
-// Pre-built ticks: mids within ±0.06 % of 100, so some exchange pairs exceed the 0.1 % threshold.
+// Pre-built ticks: mids within ±0.1 % of 100, so some exchange pairs exceed the 0.1 % threshold.
 const pool = Array.from({ length: 100_000 }, (_, i) => {
-  const mid = 100 * (1 + (Math.random() - 0.5) * 0.0012);
+  const mid = 100 * (1 + (Math.random() - 0.5) * 0.002);
   return { exchange: EXCHANGE_NAMES[i % 5], ticker: tickers[Math.floor(i / 5) % SYMBOLS], bid: mid - 0.01, ask: mid + 0.01, receivedAt: 0 };
 });
 
