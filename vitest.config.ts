@@ -1,9 +1,9 @@
-import swc from 'unplugin-swc';
+import { typescriptDecorators } from './vitest.decorators.js';
 import { defineConfig } from 'vitest/config';
 
-// SWC compiles the sources so that Nest's dependency injection sees decorator metadata
-// (esbuild, vitest's default, does not emit it).
-const plugins = [swc.vite({ module: { type: 'es6' } })];
+// TypeScript compiles the sources so that Nest's dependency injection sees decorator metadata
+// (vite's default transform does not emit it).
+const plugins = [typescriptDecorators()];
 
 export default defineConfig({
   test: {

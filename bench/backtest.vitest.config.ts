@@ -1,10 +1,10 @@
-import swc from 'unplugin-swc';
+import { typescriptDecorators } from '../vitest.decorators.js';
 import { defineConfig } from 'vitest/config';
 
-// `npm run bench:backtest`: boots the real app (SWC keeps Nest's decorator metadata, as in the
+// `npm run bench:backtest`: boots the real app (TypeScript keeps Nest's decorator metadata, as in the
 // test config) on a scratch PostgreSQL database and prints the backtest figures.
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' } })],
+  plugins: [typescriptDecorators()],
   test: {
     include: ['bench/backtest.ts'],
     environment: 'node',

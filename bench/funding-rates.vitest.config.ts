@@ -1,10 +1,10 @@
-import swc from 'unplugin-swc';
+import { typescriptDecorators } from '../vitest.decorators.js';
 import { defineConfig } from 'vitest/config';
 
-// `npm run bench:funding`: boots the real app (SWC keeps Nest's decorator metadata) with the
+// `npm run bench:funding`: boots the real app (TypeScript keeps Nest's decorator metadata) with the
 // in-process exchange simulator listing 2,500 USDT perpetuals; the HTTP load runs in a child process.
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' } })],
+  plugins: [typescriptDecorators()],
   test: {
     include: ['bench/funding-rates.ts'],
     environment: 'node',

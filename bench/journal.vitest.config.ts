@@ -1,10 +1,10 @@
-import swc from 'unplugin-swc';
+import { typescriptDecorators } from '../vitest.decorators.js';
 import { defineConfig } from 'vitest/config';
 
 // `npm run bench:journal`: the journal benchmarks boot the real app (SWC keeps Nest's decorator
 // metadata, as in the test config) against PostgreSQL and print their figures.
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' } })],
+  plugins: [typescriptDecorators()],
   test: {
     include: ['bench/journal-summary.ts', 'bench/journal-export.ts'],
     environment: 'node',

@@ -1,10 +1,10 @@
-import swc from 'unplugin-swc';
+import { typescriptDecorators } from '../vitest.decorators.js';
 import { defineConfig } from 'vitest/config';
 
-// `npm run bench:lookers`: boots the real app (SWC keeps Nest's decorator metadata) fed by the
+// `npm run bench:lookers`: boots the real app (TypeScript keeps Nest's decorator metadata) fed by the
 // in-process exchange simulator; the SSE clients run in a child process.
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' } })],
+  plugins: [typescriptDecorators()],
   test: {
     include: ['bench/looker-streams.ts'],
     environment: 'node',
