@@ -1,3 +1,4 @@
+import { readProcessEnv } from '../config/process-env.js';
 import { InvalidSimulatorEnvError, loadSimulatorConfig } from './simulator-config.js';
 import { startSimulator } from './simulator.js';
 
@@ -5,7 +6,7 @@ import { startSimulator } from './simulator.js';
 async function main(): Promise<number> {
   let config;
   try {
-    config = loadSimulatorConfig(process.env);
+    config = loadSimulatorConfig(readProcessEnv());
   } catch (error) {
     if (error instanceof InvalidSimulatorEnvError) {
       console.error(error.message);
