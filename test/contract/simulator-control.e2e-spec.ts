@@ -68,13 +68,14 @@ describe('control API', () => {
     expect(Object.keys(state.exchanges)).toEqual(['binance', 'bybit', 'okx', 'gate', 'bitget']);
   });
 
-  it('answers 404 JSON for unknown paths and 501 for networks; funding is validated', async () => {
+  it('answers 404 JSON for unknown paths; funding and networks are validated', async () => {
     expect(await call('GET', '/nope')).toEqual({ status: 404, json: { statusCode: 404, message: 'Cannot GET /nope', error: 'Not Found' } });
-    const notImplemented = { statusCode: 501, message: 'not implemented yet', error: 'Not Implemented' };
     expect(await call('PUT', '/_sim/funding', [])).toEqual({
       status: 400, json: { statusCode: 400, message: 'body must contain at least one funding rate', error: 'Bad Request' },
     });
-    expect(await call('PUT', '/_sim/networks', [])).toEqual({ status: 501, json: notImplemented });
+    expect(await call('PUT', '/_sim/networks', [])).toEqual({
+      status: 400, json: { statusCode: 400, message: 'body must contain at least one network', error: 'Bad Request' },
+    });
   });
 
   it('rejects malformed bodies with 400', async () => {
