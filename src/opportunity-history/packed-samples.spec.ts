@@ -30,6 +30,17 @@ describe('unpackSamples', () => {
     expect(samples.map((s) => [s.feesEstimated, s.executable])).toEqual([[false, false], [false, true], [true, false], [true, true]]);
   });
 
+  it('returns the samples oldest first even if the records arrive out of order', () => {
+    const bytes = pack([
+      [1_700_000_020_000, 0.9, 0.1, 0.1, 1, 1],
+      [1_700_000_000_000, 0.35, 0.1, 0.08, 1.3, 0],
+      [1_700_000_010_000, -0.2, 0.1, 0.1, 0, 3],
+    ]);
+    expect(unpackSamples(bytes).map((s) => [s.time, s.grossSpreadPercent, s.feesEstimated])).toEqual([
+      [1_700_000_000_000, 0.35, false], [1_700_000_010_000, -0.2, true], [1_700_000_020_000, 0.9, false],
+    ]);
+  });
+
   it('reads an empty page as no samples and refuses a torn record', () => {
     expect(unpackSamples(new Uint8Array(0))).toEqual([]);
     expect(() => unpackSamples(new Uint8Array(PACKED_SAMPLE_BYTES + 1))).toThrow(/whole number of records/);

@@ -17,6 +17,11 @@ export const PACKED_SAMPLE_SQL = `float8send(round(date_part('epoch', ts) * 1000
   || float8send(buy_fee_percent) || float8send(sell_fee_percent) || float8send(withdrawal_fee_usd)
   || int2send((fees_estimated::int * ${FEES_ESTIMATED} + executable::int * ${EXECUTABLE})::int2)`;
 
+/**
+ * The page's samples oldest first. PostgreSQL aggregates a sorted page in its order, but SQL does
+ * not promise it without an ORDER BY inside the aggregate (which sorts again), so the order is
+ * checked here in O(n) and restored if a plan ever differs.
+ */
 export function unpackSamples(bytes: Uint8Array): BacktestSample[] {
   if (bytes.byteLength % PACKED_SAMPLE_BYTES !== 0) {
     throw new Error(`packed samples: ${bytes.byteLength} bytes is not a whole number of records`);
@@ -34,6 +39,13 @@ export function unpackSamples(bytes: Uint8Array): BacktestSample[] {
       feesEstimated: (flags & FEES_ESTIMATED) !== 0,
       executable: (flags & EXECUTABLE) !== 0,
     };
+  }
+  return inTimeOrder(samples);
+}
+
+function inTimeOrder(samples: BacktestSample[]): BacktestSample[] {
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i].time < samples[i - 1].time) return samples.sort((a, b) => a.time - b.time);
   }
   return samples;
 }
