@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { LOG_LEVELS, type LogLevel } from './app-config.js';
+import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
@@ -72,6 +73,28 @@ export class EnvDto {
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'MARKET_SIMULATOR_URL must be an http:// URL' })
   MARKET_SIMULATOR_URL?: string = undefined;
+
+  // Read-only API keys for the signed currency calls (issue 10); each exchange's set goes together.
+  @IsCredentialOf('binance')
+  BINANCE_API_KEY?: string = undefined;
+
+  @IsCredentialOf('binance')
+  BINANCE_API_SECRET?: string = undefined;
+
+  @IsCredentialOf('bybit')
+  BYBIT_API_KEY?: string = undefined;
+
+  @IsCredentialOf('bybit')
+  BYBIT_API_SECRET?: string = undefined;
+
+  @IsCredentialOf('okx')
+  OKX_API_KEY?: string = undefined;
+
+  @IsCredentialOf('okx')
+  OKX_API_SECRET?: string = undefined;
+
+  @IsCredentialOf('okx')
+  OKX_API_PASSWORD?: string = undefined;
 
   @IsOptional()
   @Transform(toInt)

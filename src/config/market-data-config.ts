@@ -1,6 +1,7 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
 import { toCanonicalTicker } from '../market-data/ticker.js';
+import { type CredentialsEnv, type ExchangeCredentialsConfig, toCredentialsConfig } from './exchange-credentials.js';
 
 /** Market-data settings (D5, D8, D12), built from the validated environment. */
 export interface MarketDataConfig {
@@ -11,6 +12,8 @@ export interface MarketDataConfig {
   symbols: 'auto' | string[];
   maxSymbols: number;
   simulatorUrl: string | null;
+  /** Read-only API keys per exchange, for the signed currency/network calls only; never logged. */
+  credentials: ExchangeCredentialsConfig;
   /** A connection without data for this long is closed and replaced. */
   silenceTimeoutMs: number;
   reconnectBaseMs: number;
@@ -22,7 +25,7 @@ export interface MarketDataConfig {
   sampleRetentionDays: number;
 }
 
-export interface MarketDataEnv {
+export interface MarketDataEnv extends CredentialsEnv {
   ENABLED_WEBSOCKET: string;
   EXCHANGES?: string;
   SYMBOLS: string;
@@ -75,6 +78,7 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     symbols,
     maxSymbols: env.MAX_SYMBOLS,
     simulatorUrl: env.MARKET_SIMULATOR_URL ?? null,
+    credentials: toCredentialsConfig(env),
     silenceTimeoutMs: env.MARKET_SILENCE_TIMEOUT_MS,
     reconnectBaseMs: env.MARKET_RECONNECT_BASE_MS,
     reconnectMaxMs: env.MARKET_RECONNECT_MAX_MS,

@@ -41,6 +41,40 @@ describe('environment validation', () => {
     expect(toAppConfig(validateEnv({ HISTORY_INTERVAL_MS: '0' })).history).toMatchObject({ intervalMs: 10_000, recorderEnabled: false });
   });
 
+  it('read-only API credentials are optional and reach the market-data config per exchange', () => {
+    expect(toAppConfig(validateEnv({})).marketData.credentials).toEqual({});
+    const config = toAppConfig(validateEnv({
+      BINANCE_API_KEY: 'bk', BINANCE_API_SECRET: 'bs', OKX_API_KEY: 'ok', OKX_API_SECRET: 'os', OKX_API_PASSWORD: 'op',
+    }));
+    expect(config.marketData.credentials).toEqual({
+      binance: { apiKey: 'bk', secret: 'bs' },
+      okx: { apiKey: 'ok', secret: 'os', password: 'op' },
+    });
+  });
+
+  it.each([
+    [{ BINANCE_API_KEY: 'k' }, ['BINANCE_API_SECRET must be set too: binance API credentials need BINANCE_API_KEY and BINANCE_API_SECRET']],
+    [{ BINANCE_API_SECRET: 's' }, ['BINANCE_API_KEY must be set too: binance API credentials need BINANCE_API_KEY and BINANCE_API_SECRET']],
+    [{ BYBIT_API_KEY: 'k', BYBIT_API_SECRET: ' ' }, ['BYBIT_API_SECRET must be set too: bybit API credentials need BYBIT_API_KEY and BYBIT_API_SECRET']],
+    [{ OKX_API_KEY: 'k', OKX_API_SECRET: 's' }, ['OKX_API_PASSWORD must be set too: okx API credentials need OKX_API_KEY, OKX_API_SECRET and OKX_API_PASSWORD']],
+    [{ OKX_API_KEY: 'k' }, [
+      'OKX_API_SECRET must be set too: okx API credentials need OKX_API_KEY, OKX_API_SECRET and OKX_API_PASSWORD',
+      'OKX_API_PASSWORD must be set too: okx API credentials need OKX_API_KEY, OKX_API_SECRET and OKX_API_PASSWORD',
+    ]],
+  ])('credentials %j without their partners stop start-up, naming the missing variable', (env, problems) => {
+    try {
+      validateEnv(env);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(InvalidEnvironmentError);
+      expect((err as InvalidEnvironmentError).problems).toEqual(problems);
+    }
+  });
+
+  it('a refused credential never shows its value', () => {
+    expect(() => validateEnv({ OKX_API_KEY: 'k', OKX_API_SECRET: 'very-secret-value' })).toThrow(/^(?!.*very-secret-value).*$/s);
+  });
+
   it('names every bad variable at once', () => {
     try {
       validateEnv({ PORT: 'abc', LOG_LEVEL: 'loud' });
