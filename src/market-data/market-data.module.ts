@@ -37,6 +37,10 @@ import { SampleRecorderJob } from './sample-recorder.job.js';
         new CcxtMarketDataSource({
           createClient: (exchange: ExchangeName) =>
             createExchangeClient(exchange, { simulatorUrl: c.simulatorUrl ?? undefined }),
+          createAccountClient: (exchange: ExchangeName) => {
+            const credentials = c.credentials[exchange];
+            return credentials && createExchangeClient(exchange, { simulatorUrl: c.simulatorUrl ?? undefined, credentials });
+          },
           clock,
           silenceTimeoutMs: c.silenceTimeoutMs,
           backoff: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },

@@ -37,6 +37,11 @@ export const SYMBOLS_PER_CONNECTION: Record<ExchangeName, number> = {
 
 export interface CcxtSourceOptions {
   createClient: ExchangeClientFactory;
+  /**
+   * The client holding an exchange's read-only API keys, or undefined when none are configured.
+   * It makes only the signed currency call; markets, tickers and feeds never carry the keys.
+   */
+  createAccountClient?: (exchange: ExchangeName) => Exchange | undefined;
   clock: Clock;
   silenceTimeoutMs: number;
   backoff: BackoffPolicy;
@@ -61,6 +66,7 @@ export class CcxtMarketDataSource implements MarketDataSource {
   readonly ticks: Observable<QuoteTick> = this.tickSubject.asObservable();
   readonly connectionEvents: Observable<ConnectionEvent> = this.eventSubject.asObservable();
   private readonly restClients = new Map<ExchangeName, Exchange>();
+  private readonly accountClients = new Map<ExchangeName, Exchange | undefined>();
   private readonly marketsLoadedAt = new Map<ExchangeName, number>();
   private readonly connections: FeedConnection[] = [];
   private closed = false;
@@ -90,9 +96,14 @@ export class CcxtMarketDataSource implements MarketDataSource {
     return toTakerFees(await this.loadMarkets(exchange));
   }
 
-  /** Network states per currency (issue 10); empty where the exchange needs API keys for them. */
+  /**
+   * Network states per currency (issue 10). gate and bitget publish them; binance, bybit and okx
+   * only to a signed call, made with the exchange's API keys when configured. Without keys
+   * ccxt answers those three with no currencies and makes no call: networks unknown.
+   */
   async fetchNetworks(exchange: ExchangeName): Promise<CurrencyNetwork[]> {
-    return toNetworks(await this.rest(exchange).fetchCurrencies());
+    const client = this.account(exchange) ?? this.rest(exchange);
+    return toNetworks(await client.fetchCurrencies());
   }
 
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
@@ -125,7 +136,8 @@ export class CcxtMarketDataSource implements MarketDataSource {
     this.closed = true;
     await Promise.all(this.connections.map((c) => c.stop()));
     this.connections.length = 0;
-    await Promise.all([...this.restClients.values()].map((c) => c.close().catch(() => undefined)));
+    const clients = [...this.restClients.values(), ...this.accountClients.values()].filter((c) => c !== undefined);
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     this.tickSubject.complete();
     this.eventSubject.complete();
   }
@@ -137,6 +149,11 @@ export class CcxtMarketDataSource implements MarketDataSource {
       this.restClients.set(exchange, client);
     }
     return client;
+  }
+
+  private account(exchange: ExchangeName): Exchange | undefined {
+    if (!this.accountClients.has(exchange)) this.accountClients.set(exchange, this.o.createAccountClient?.(exchange));
+    return this.accountClients.get(exchange);
   }
 
   private async loadMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {

@@ -51,6 +51,19 @@ describe('createExchangeClient', () => {
     expect(createExchangeClient('okx').enableRateLimit).toBe(true);
   });
 
+  it('holds API keys only when given; binance then enables its signed fetchCurrencies, never margin pairs', () => {
+    const plain = createExchangeClient('binance', { simulatorUrl: SIM });
+    expect(plain.apiKey).toBeFalsy();
+    expect(plain.options).toMatchObject({ fetchCurrencies: false, fetchMargins: false });
+    const signed = createExchangeClient('binance', { simulatorUrl: SIM, credentials: { apiKey: 'k', secret: 's' } });
+    expect([signed.apiKey, signed.secret]).toEqual(['k', 's']);
+    expect(signed.options).toMatchObject({ fetchCurrencies: true, fetchMargins: false, fetchMarkets: { types: ['spot', 'linear'] } });
+    // loadMarkets still skips currencies.
+    expect(signed.has.fetchCurrencies).toBe(false);
+    const okx = createExchangeClient('okx', { credentials: { apiKey: 'k', secret: 's', password: 'p' } });
+    expect([okx.apiKey, okx.secret, okx.password]).toEqual(['k', 's', 'p']);
+  });
+
   it('rewrites nested structures and leaves non-URLs alone', () => {
     expect(rewriteApiUrls({ a: ['https://x.com/p', 'plain'], b: 1 }, undefined, 'http://h:1/')).toEqual({
       a: ['http://h:1/x.com/p', 'plain'], b: 1,

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import ccxt, { type Exchange, type MarketInterface, type Ticker } from 'ccxt';
+import type { ExchangeCredentials } from '../../config/exchange-credentials.js';
 import type { ExchangeName } from '../exchanges.js';
 
 /**
@@ -13,6 +14,11 @@ export interface ExchangeClientOptions {
   markets?: 'spot-and-perp';
   /** ccxt's request limiter; on by default for real venues, off against the simulator. */
   enableRateLimit?: boolean;
+  /**
+   * Read-only API keys: ccxt then signs the exchange's private currency call (fetchCurrencies on
+   * binance, bybit, okx). Give them only to the client that makes that call.
+   */
+  credentials?: ExchangeCredentials;
 }
 
 type ProConstructor = new (config?: Record<string, unknown>) => Exchange;
@@ -27,8 +33,10 @@ const PRO_CLASSES: Readonly<Record<ExchangeName, ProConstructor>> = {
 
 // Only the market types the service uses, so loadMarkets makes the fewest REST calls
 // (docs: /work/shared/notes/ccxt-offline.md). Currencies are not needed for quotes or volumes.
+// binance: `fetchMargins` (on by default) would add two signed sapi margin-pair calls to
+// fetchMarkets and fetchCurrencies as soon as a client holds keys.
 const MARKET_OPTIONS: Readonly<Record<ExchangeName, Record<string, unknown>>> = {
-  binance: { fetchMarkets: { types: ['spot', 'linear'] }, fetchCurrencies: false },
+  binance: { fetchMarkets: { types: ['spot', 'linear'] }, fetchCurrencies: false, fetchMargins: false },
   bybit: { fetchMarkets: { types: ['spot', 'linear'] } },
   okx: { fetchMarkets: { types: ['spot', 'swap'] } },
   gate: { fetchMarkets: { types: ['spot', 'swap'] }, swap: { fetchMarkets: { settlementCurrencies: ['usdt'] } } },
@@ -43,6 +51,13 @@ export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClien
     options: { ...MARKET_OPTIONS[exchange], defaultType: 'spot' },
     has: { fetchCurrencies: false },
   };
+  if (opts.credentials !== undefined) {
+    const { apiKey, secret, password } = opts.credentials;
+    Object.assign(config, password === undefined ? { apiKey, secret } : { apiKey, secret, password });
+    // binance's fetchCurrencies answers {} unless this option is on; `has.fetchCurrencies: false`
+    // above still keeps loadMarkets from calling it.
+    if (exchange === 'binance') config.options = { ...(config.options as object), fetchCurrencies: true };
+  }
   if (opts.simulatorUrl !== undefined) {
     const template = defaultsOf(exchange);
     config.urls = { ...template.urls, api: rewriteApiUrls(template.urls.api, template.hostname, opts.simulatorUrl) };
