@@ -85,7 +85,9 @@ async function onRequest(deps: ControlDeps, req: IncomingMessage, res: ServerRes
     res.end('Service Unavailable');
     return;
   }
-  const reply = target?.protocol.rest({ method, host: target.host, path: target.path, query: url.searchParams }, deps.state);
+  const reply = target?.protocol.rest(
+    { method, host: target.host, path: target.path, query: url.searchParams, headers: req.headers }, deps.state,
+  );
   if (reply) sendJson(res, reply.status, reply.body);
   else sendJson(res, 404, errorReply(404, `Cannot ${method} ${url.pathname}`).body);
 }

@@ -1,8 +1,9 @@
 import type { Market } from '../../market-data/exchanges.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
+import type { SimNetwork } from '../network-state.js';
 import {
-  baseOf, ok, parseJsonObject, stringList, tickerFromId,
+  apiKeyOf, baseOf, ok, parseJsonObject, stringList, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-rest.js';
@@ -10,7 +11,8 @@ import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-
 /**
  * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
  * websockets stream.binance.com (spot) and fstream.binance.com (futures, `/public/ws` for
- * bookTicker). Keepalive is the websocket protocol ping, answered by the hub.
+ * bookTicker). Keepalive is the websocket protocol ping, answered by the hub. Networks come from
+ * the signed wallet call /sapi/v1/capital/config/getall (API key in `X-MBX-APIKEY`).
  */
 const FUTURES_HOST = 'fapi.binance.com';
 
@@ -103,6 +105,32 @@ function exchangeInfo(state: MarketState, market: Market): RestReply {
   return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.instruments.map(build) });
 }
 
+function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {
+  return {
+    network: n.network, coin: n.asset, withdrawIntegerMultiple: '0.00000001', isDefault: index === 0,
+    depositEnable: n.depositEnabled, withdrawEnable: n.withdrawEnabled,
+    depositDesc: n.depositEnabled ? '' : 'Wallet Maintenance, Deposit Suspended',
+    withdrawDesc: n.withdrawEnabled ? '' : 'Wallet Maintenance, Withdrawal Suspended',
+    specialTips: '', specialWithdrawTips: '', name: n.network, resetAddressStatus: false, addressRegex: '',
+    addressRule: '', memoRegex: '', withdrawFee: formatPlain(n.withdrawFee), withdrawMin: formatPlain(n.withdrawFee * 2),
+    withdrawMax: '9999999999.99999999', withdrawInternalMin: '0.00000001', depositDust: '0.00000001', minConfirm: '12',
+    unLockConfirm: '0', sameAddress: false, estimatedArrivalTime: 5, busy: false, contractAddressUrl: '', contractAddress: '',
+  };
+}
+
+/**
+ * The wallet's coin list with each network's transfer state and withdrawal fee (PUT /_sim/networks).
+ * Without an API key binance answers 401 with code -2014, as for a malformed key.
+ */
+function capitalConfig(req: RestRequest, state: MarketState): RestReply {
+  if (apiKeyOf(req, 'X-MBX-APIKEY') === undefined) return { status: 401, body: { code: -2014, msg: 'API-key format invalid.' } };
+  return ok([...state.networks.byAsset('binance')].map(([asset, networks]) => ({
+    coin: asset, depositAllEnable: networks.some((n) => n.depositEnabled), withdrawAllEnable: networks.some((n) => n.withdrawEnabled),
+    name: asset, free: '0', locked: '0', freeze: '0', withdrawing: '0', ipoing: '0', ipoable: '0', storage: '0',
+    isLegalMoney: false, trading: true, networkList: networks.map(networkEntry),
+  })));
+}
+
 function subscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
   const market = marketOfHost(session.host);
   const method = msg.method;
@@ -141,6 +169,8 @@ export const binanceProtocol: ExchangeProtocol = {
         const rows = fundingRows(state, 'binance', req.query.get('symbol')).map(binancePremiumIndex);
         return ok(req.query.get('symbol') ? rows[0] : rows);
       }
+      case '/sapi/v1/capital/config/getall':
+        return capitalConfig(req, state);
       case '/fapi/v1/fundingInfo':
         return ok(binanceFundingInfo(fundingRows(state, 'binance')));
       case '/api/v3/ping':

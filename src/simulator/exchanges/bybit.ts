@@ -1,8 +1,9 @@
 import type { Market } from '../../market-data/exchanges.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
+import type { SimNetwork } from '../network-state.js';
 import {
-  ok, parseJsonObject, stringList, tickerFromId,
+  apiKeyOf, ok, parseJsonObject, stringList, tickerFromId,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { bybitFundingInterval, fundingFields } from './funding-rest.js';
@@ -11,6 +12,7 @@ import { bybitFundingInterval, fundingFields } from './funding-rest.js';
  * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
  * stream.bybit.com/v5/public/{spot,linear}; bid/ask is the `orderbook.1.<id>` topic. Keepalive is
  * the application ping `{op:"ping"}`, answered with a pong in the shape of each socket type.
+ * Networks come from the signed /v5/asset/coin/query-info (API key in `X-BAPI-API-KEY`).
  */
 const idOf = (ticker: string): string => ticker.replace('-', '');
 
@@ -89,6 +91,30 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
   return envelope({ category, list });
 }
 
+function chainRow(n: SimNetwork): Record<string, unknown> {
+  return {
+    chainType: n.network, confirmation: '12', withdrawFee: formatPlain(n.withdrawFee), depositMin: '0',
+    withdrawMin: formatPlain(n.withdrawFee * 2), chain: n.network, chainDeposit: n.depositEnabled ? '1' : '0',
+    chainWithdraw: n.withdrawEnabled ? '1' : '0', minAccuracy: '8', withdrawPercentageFee: '0', contractAddress: '',
+    safeConfirmNumber: '6',
+  };
+}
+
+/**
+ * Coin info with each chain's transfer state and withdrawal fee (PUT /_sim/networks); `coin`
+ * narrows it to one. Without an API key bybit answers 401 with retCode 10003.
+ */
+function coinInfo(req: RestRequest, state: MarketState): RestReply {
+  if (apiKeyOf(req, 'X-BAPI-API-KEY') === undefined) {
+    return { status: 401, body: { retCode: 10003, retMsg: 'API key is invalid.', result: {}, retExtInfo: {}, time: Date.now() } };
+  }
+  const coin = req.query.get('coin')?.toUpperCase();
+  const rows = [...state.networks.byAsset('bybit')]
+    .filter(([asset]) => !coin || asset === coin)
+    .map(([asset, networks]) => ({ name: asset, coin: asset, remainAmount: '1000000', chains: networks.map(chainRow) }));
+  return envelope({ rows });
+}
+
 function marketOfPath(path: string): Market {
   return path.includes('/spot') ? 'SPOT' : 'FUTURES';
 }
@@ -126,6 +152,8 @@ export const bybitProtocol: ExchangeProtocol = {
         return instruments(req, state);
       case '/v5/market/tickers':
         return tickers(req, state);
+      case '/v5/asset/coin/query-info':
+        return coinInfo(req, state);
       case '/v5/market/time':
         return envelope({ timeSecond: String(Math.floor(Date.now() / 1000)), timeNano: `${Date.now()}000000` });
       default:

@@ -1,8 +1,9 @@
 import type { Market } from '../../market-data/exchanges.js';
 import { contractSizeFor, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
+import type { SimNetwork } from '../network-state.js';
 import {
-  objectList, ok, parseJsonObject,
+  apiKeyOf, objectList, ok, parseJsonObject,
   type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
 import { fundingRows, okxFundingRate, okxMarkPrice } from './funding-rest.js';
@@ -11,6 +12,7 @@ import { fundingRows, okxFundingRate, okxMarkPrice } from './funding-rest.js';
  * OKX v5: REST on www.okx.com/api/v5, websockets on ws.okx.com:8443/ws/v5/public. Spot ids are
  * `BTC-USDT`, perpetuals `BTC-USDT-SWAP`, traded in contracts of `ctVal` base units (book sizes
  * are contracts too). Bid/ask is the `bbo-tbt` channel; keepalive is text `ping` → `pong`.
+ * Networks come from the signed /api/v5/asset/currencies (API key in `OK-ACCESS-KEY`).
  */
 const CONTRACT_MAX_USD = 1_000;
 
@@ -82,6 +84,33 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
   return envelope(rows);
 }
 
+/** One row per currency and chain; OKX names a chain `<ccy>-<network>` (`USDT-TRC20`). */
+function currencyRow(n: SimNetwork, index: number): Record<string, unknown> {
+  const fee = formatPlain(n.withdrawFee);
+  return {
+    ccy: n.asset, name: n.asset, logoLink: '', chain: `${n.asset}-${n.network}`, ctAddr: '', canDep: n.depositEnabled,
+    canWd: n.withdrawEnabled, canInternal: true, depEstOpenTime: '', wdEstOpenTime: '', minDep: '0.00000001',
+    minWd: formatPlain(n.withdrawFee * 2), maxWd: '9999999', wdTickSz: '8', wdQuota: '10000000', usedWdQuota: '0',
+    fee, minFee: fee, maxFee: fee, minFeeForCtAddr: fee, maxFeeForCtAddr: fee, burningFeeRate: '', mainNet: index === 0,
+    needTag: false, minDepArrivalConfirm: '12', minWdUnlockConfirm: '12', depQuotaFixed: '', usedDepQuotaFixed: '',
+    depQuoteDailyLayer2: '',
+  };
+}
+
+/**
+ * Every chain of every currency with its transfer state and withdrawal fee (PUT /_sim/networks);
+ * `ccy` (comma list) narrows it. Without an API key OKX answers 401 with code 50103.
+ */
+function currencies(req: RestRequest, state: MarketState): RestReply {
+  if (apiKeyOf(req, 'OK-ACCESS-KEY') === undefined) {
+    return { status: 401, body: { msg: 'Request header OK-ACCESS-KEY can not be empty.', code: '50103' } };
+  }
+  const wanted = new Set((req.query.get('ccy') ?? '').toUpperCase().split(',').filter(Boolean));
+  return envelope([...state.networks.byAsset('okx')]
+    .filter(([asset]) => wanted.size === 0 || wanted.has(asset))
+    .flatMap(([, networks]) => networks.map(currencyRow)));
+}
+
 function subscriptionOf(instId: unknown, state: MarketState): Subscription | undefined {
   if (typeof instId !== 'string') return undefined;
   const market: Market = instId.endsWith('-SWAP') ? 'FUTURES' : 'SPOT';
@@ -119,6 +148,8 @@ export const okxProtocol: ExchangeProtocol = {
       }
       case '/api/v5/public/mark-price':
         return envelope(req.query.get('instType') === 'SWAP' ? fundingRows(state, 'okx', req.query.get('instId')).map(okxMarkPrice) : []);
+      case '/api/v5/asset/currencies':
+        return currencies(req, state);
       case '/api/v5/public/time':
         return envelope([{ ts: String(Date.now()) }]);
       default:

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ExchangeName, Market } from '../../market-data/exchanges.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 
@@ -8,6 +9,8 @@ export interface RestRequest {
   /** The original path, e.g. `/api/v3/exchangeInfo`. */
   path: string;
   query: URLSearchParams;
+  /** Request headers, names in lower case as Node delivers them. */
+  headers: IncomingHttpHeaders;
 }
 
 export interface RestReply {
@@ -55,6 +58,17 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The API key a signed call carries in `name`, or undefined when the header is missing or blank.
+ * The simulator accepts any key and any signature: only a missing key is refused, in the
+ * exchange's own error format, so a client that does not sign is caught.
+ */
+export function apiKeyOf(req: RestRequest, name: string): string | undefined {
+  const raw = req.headers[name.toLowerCase()];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value !== undefined && value.trim() !== '' ? value : undefined;
 }
 
 export function ok(body: unknown): RestReply {
