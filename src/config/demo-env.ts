@@ -9,6 +9,21 @@ export interface DemoEnv {
   serviceEnv: Record<string, string | undefined>;
 }
 
+/**
+ * Dummy read-only keys, so binance, bybit and okx make their signed currency call to the
+ * simulator (which accepts any signature) and the demo shows network states for all five
+ * exchanges. They replace any real keys in the environment: those never leave for the simulator.
+ */
+const DEMO_CREDENTIALS = {
+  BINANCE_API_KEY: 'demo-key',
+  BINANCE_API_SECRET: 'demo-secret',
+  BYBIT_API_KEY: 'demo-key',
+  BYBIT_API_SECRET: 'demo-secret',
+  OKX_API_KEY: 'demo-key',
+  OKX_API_SECRET: 'demo-secret',
+  OKX_API_PASSWORD: 'demo-passphrase',
+} as const;
+
 export function loadDemoEnv(raw: Record<string, string | undefined> = process.env): DemoEnv {
   const port = Number(raw.SIM_PORT ?? '8090');
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -23,6 +38,7 @@ export function loadDemoEnv(raw: Record<string, string | undefined> = process.en
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${port}`,
       // The demo is offline and self-contained: always the embedded database.
       DATABASE_URL: undefined,
+      ...DEMO_CREDENTIALS,
     },
   };
 }

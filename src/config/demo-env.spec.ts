@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { loadDemoEnv } from './demo-env.js';
+import { toAppConfig, validateEnv } from './validate-env.js';
+
+describe('demo environment', () => {
+  it('points the service at the simulator with dummy keys, so all five exchanges report networks', () => {
+    const env = loadDemoEnv({ SIM_PORT: '8099', DATABASE_URL: 'postgres://u@h/db', BINANCE_API_KEY: 'real', BINANCE_API_SECRET: 'real' });
+    const config = toAppConfig(validateEnv(env.serviceEnv));
+    expect(config.marketData.simulatorUrl).toBe('http://127.0.0.1:8099');
+    expect(config.database.kind).toBe('pglite');
+    expect(Object.keys(config.marketData.credentials).sort()).toEqual(['binance', 'bybit', 'okx']);
+    // An operator's real keys never go to the simulator.
+    expect(config.marketData.credentials.binance?.apiKey).toBe('demo-key');
+  });
+});
