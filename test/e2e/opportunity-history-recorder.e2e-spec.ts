@@ -38,6 +38,10 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
       HISTORY_RETENTION_DAYS: '30',
       SAMPLE_INTERVAL_MS: '0',
       ARBITRAGE_RATE_LIMIT: '100000',
+      // okx signs its currency call with these (the simulator accepts any); binance and bybit have none.
+      OKX_API_KEY: 'e2e-key',
+      OKX_API_SECRET: 'e2e-secret',
+      OKX_API_PASSWORD: 'e2e-passphrase',
     });
     await m.waitConnected();
   });
@@ -64,9 +68,11 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     expect(fees.every((f) => f !== undefined && f.takerPercent > 0 && f.takerPercent < 1)).toBe(true);
   });
 
-  it('binance, bybit and okx publish networks only with API keys: the source reports none known for them', async () => {
+  it('binance and bybit publish networks only with API keys: without them the source reports none known', async () => {
     const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
-    for (const exchange of ['binance', 'bybit', 'okx'] as const) expect(await source.fetchNetworks?.(exchange)).toEqual([]);
+    for (const exchange of ['binance', 'bybit'] as const) expect(await source.fetchNetworks?.(exchange)).toEqual([]);
+    // okx's signed call is made (keys configured) and answers what was set: nothing yet.
+    expect(await source.fetchNetworks?.('okx')).toEqual([]);
   });
 
   it('stores the exchanges\' taker fees and, with networks unknown, the D8 withdrawal default, estimated', async () => {
@@ -116,6 +122,38 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     const end = Date.now() + 10_000;
     while ((await latest())?.executable !== false && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     expect(await latest()).toMatchObject({ executable: false, withdrawal_fee: 0.0005 });
+  });
+
+  it('with okx\'s API keys, PUT /_sim/networks drives okx\'s signed currency call and the recorded withdrawal of okx → bitget', async () => {
+    const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
+    const put = (body: unknown) => fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const okxBtc = { exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0003 };
+    expect((await put([okxBtc])).status).toBe(200);
+    const okx = await source.fetchNetworks?.('okx');
+    const bitget = await source.fetchNetworks?.('bitget');
+    // The same unified network code on both sides, from okx's `BTC-BTC` chain and bitget's `BTC`.
+    expect(okx).toEqual([{ asset: 'BTC', network: bitget?.[0]?.network, withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0003 }]);
+
+    await m.app.app.get(MarketCostsJob).refresh();
+    await m.putQuotes([
+      { exchange: 'okx', market: 'SPOT', ticker: 'BTC-USDT', bid: 99.9, ask: 100 },
+      { exchange: 'bitget', market: 'SPOT', ticker: 'BTC-USDT', bid: 101, ask: 101.1 },
+    ]);
+    // Earlier rounds recorded this route against bitget's initial quote; wait for one at the pushed prices.
+    const latest = async (): Promise<Record<string, unknown> | undefined> => (await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
+      `SELECT withdrawal_fee, withdrawal_fee_usd, fees_estimated, executable FROM opportunity_history
+        WHERE buy_exchange = 'okx' AND sell_exchange = 'bitget' AND buy_price = 100 ORDER BY time DESC LIMIT 1`))[0];
+    const until = async (done: (r: Record<string, unknown> | undefined) => boolean) => {
+      const end = Date.now() + 10_000;
+      while (!done(await latest()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      return latest();
+    };
+    // okx's own withdrawal fee on the network bitget accepts deposits on; nothing estimated.
+    expect(await until((r) => r !== undefined)).toEqual({ withdrawal_fee: 0.0003, withdrawal_fee_usd: 0.03, fees_estimated: false, executable: true });
+
+    await put([{ ...okxBtc, withdrawEnabled: false }]);
+    await m.app.app.get(MarketCostsJob).refresh();
+    expect(await until((r) => r?.executable === false)).toMatchObject({ executable: false, withdrawal_fee: 0.0003, fees_estimated: false });
   });
 
   it('retention deletes rows older than HISTORY_RETENTION_DAYS and keeps the rest', async () => {
