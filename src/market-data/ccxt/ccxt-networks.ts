@@ -6,8 +6,9 @@ import type { CurrencyNetwork } from '../market-data-source.js';
  * exchange's network ids to common codes (ERC20, TRC20, BEP20…), which is what lets a buy
  * exchange's withdrawal network be matched with a sell exchange's deposit network.
  * A state ccxt leaves undefined counts as open: an unknown state cannot hold a route back (D8
- * defaults). `undefined` or `{}` (binance, bybit and okx without API keys: their currency
- * endpoints are private) gives no networks at all, i.e. unknown.
+ * defaults). gate and bitget publish their currencies; binance, bybit and okx only to a signed
+ * call, made when their read-only API keys are configured. Without keys ccxt answers those three
+ * with `{}`, which (like `undefined`) gives no networks at all, i.e. unknown: D8 defaults, estimated.
  */
 export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[] {
   const out: CurrencyNetwork[] = [];
