@@ -1,10 +1,13 @@
-import type { DataSource } from 'typeorm';
+/** A DataSource or a pg client: anything that runs one SQL statement. */
+export interface SqlRunner {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
 
 /**
  * Inserts `count` operations of one user in SQL (the API would take minutes for a million).
  * Mixed strategies, assets, routes, sources and ~2 years of close times, 5 % left open.
  */
-export async function seedOperations(dataSource: DataSource, email: string, count: number): Promise<void> {
+export async function seedOperations(dataSource: SqlRunner, email: string, count: number): Promise<void> {
   const chunk = 100_000;
   for (let start = 0; start < count; start += chunk) {
     const end = Math.min(count, start + chunk) - 1;

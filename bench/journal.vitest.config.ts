@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [typescriptDecorators()],
   test: {
-    include: ['bench/journal-summary.ts', 'bench/journal-export.ts'],
+    // JOURNAL_BENCH=bench/journal-export.ts runs one of the two.
+    include: process.env.JOURNAL_BENCH ? [process.env.JOURNAL_BENCH] : ['bench/journal-summary.ts', 'bench/journal-export.ts'],
     environment: 'node',
     testTimeout: 1_800_000,
     hookTimeout: 600_000,

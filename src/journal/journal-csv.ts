@@ -66,6 +66,7 @@ export function restoreFormula(text: string): string {
  */
 export function plainDecimal(value: number): string {
   const text = String(value);
+  if (!text.includes('e')) return text;
   const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!match) return text;
   const [, sign, lead, fraction = '', exp] = match;

@@ -89,5 +89,8 @@ export class JournalOperationEntity {
   updatedAt: Date;
 }
 
+/** What an operation's API and CSV forms are built from: the results are computed, not read. */
+export type StoredOperation = Omit<JournalOperationEntity, 'createdAt' | 'updatedAt' | 'grossPnl' | 'netPnl'>;
+
 /** The stored fields a client controls: everything but identity, owner and bookkeeping. */
 export type OperationFields = Omit<JournalOperationEntity, 'id' | 'email' | 'createdAt' | 'updatedAt' | 'grossPnl' | 'netPnl'>;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { computePnl } from './journal-pnl.engine.js';
 import { addTally, emptyTallies, routeKey, type SummaryTallies, type Tally } from './journal-summary.engine.js';
-import { JournalOperationEntity, type OperationFields, type OperationStatus } from './journal-operation.entity.js';
+import { JournalOperationEntity, type OperationFields, type OperationStatus, type StoredOperation } from './journal-operation.entity.js';
 
 export interface OperationFilters {
   status?: OperationStatus;
@@ -31,6 +31,9 @@ export interface ExportCursor {
   openedAt: Date;
   id: string;
 }
+
+/** Stored columns an OperationDto does not read (see StoredOperation). */
+const COMPUTED_OR_BOOKKEEPING = new Set<string>(['createdAt', 'updatedAt', 'grossPnl', 'netPnl'] satisfies (keyof JournalOperationEntity)[]);
 
 /** Columns written by the import, in the order of its VALUES tuples. */
 const IMPORT_COLUMNS: [keyof OperationFields, string][] = [
@@ -87,8 +90,11 @@ export class JournalRepository {
       .getManyAndCount();
   }
 
-  /** One page of the export, after `cursor` in (opened_at DESC, id) order: keyset, no OFFSET. */
-  exportPage(email: string, filters: OperationFilters, cursor: ExportCursor | null, size: number): Promise<JournalOperationEntity[]> {
+  /**
+   * One page of the export, after `cursor` in (opened_at DESC, id) order: keyset, no OFFSET.
+   * Raw rows under the entity's member names: building entities cost more CPU than the CSV itself.
+   */
+  exportPage(email: string, filters: OperationFilters, cursor: ExportCursor | null, size: number): Promise<StoredOperation[]> {
     const qb = this.filtered(email, filters);
     if (cursor) {
       // The first term is what lets the index range-scan from the cursor instead of from the top.
@@ -97,7 +103,11 @@ export class JournalRepository {
         cursorId: cursor.id,
       });
     }
-    return qb.orderBy('op.opened_at', 'DESC').addOrderBy('op.id', 'ASC').limit(size).getMany();
+    qb.select([]);
+    for (const column of this.repo.metadata.columns) {
+      if (!COMPUTED_OR_BOOKKEEPING.has(column.propertyName)) qb.addSelect(`op.${column.databaseName}`, column.propertyName);
+    }
+    return qb.orderBy('op.opened_at', 'DESC').addOrderBy('op.id', 'ASC').limit(size).getRawMany<StoredOperation>();
   }
 
   /** The earliest closedAt of the matching closed operations before `to`, or null. */

@@ -1,6 +1,8 @@
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
   parseRfc3339,
+  SAO_PAULO,
   saoPauloDayOf,
   saoPauloDaysBetween,
   saoPauloDayResolver,
@@ -43,6 +45,25 @@ describe('São Paulo day math', () => {
   it('formats RFC 3339 with the offset in force at that instant', () => {
     expect(toSaoPauloRfc3339(new Date('2026-03-01T12:30:00Z'))).toBe('2026-03-01T09:30:00-03:00');
     expect(toSaoPauloRfc3339(new Date('2018-01-15T12:30:00.250Z'))).toBe('2018-01-15T10:30:00.250-02:00');
+  });
+
+  it('formats the seconds on both sides of the 2018 DST changes with the offset then in force', () => {
+    // DST ended 2018-02-18 00:00 local (02:00 UTC): the clock went back to 23:00 on the 17th.
+    expect(toSaoPauloRfc3339(Date.parse('2018-02-18T01:59:59.999Z'))).toBe('2018-02-17T23:59:59.999-02:00');
+    expect(toSaoPauloRfc3339(Date.parse('2018-02-18T02:00:00Z'))).toBe('2018-02-17T23:00:00-03:00');
+    // DST began 2018-11-04 00:00 local (03:00 UTC): the clock jumped to 01:00.
+    expect(toSaoPauloRfc3339(Date.parse('2018-11-04T02:59:59Z'))).toBe('2018-11-03T23:59:59-03:00');
+    expect(toSaoPauloRfc3339(Date.parse('2018-11-04T03:00:00Z'))).toBe('2018-11-04T01:00:00-02:00');
+  });
+
+  it('formats exactly as luxon does: every 7 minutes 13 s through 2018-2019, and instants before 1914 (local mean time)', () => {
+    const viaLuxon = (ms: number): string =>
+      DateTime.fromMillis(ms, { zone: SAO_PAULO }).toISO({ suppressMilliseconds: true, includeOffset: true }) as string;
+    const instants: number[] = [];
+    for (let t = Date.parse('2018-01-01T00:00:00Z'); t < Date.parse('2020-01-01T00:00:00Z'); t += 433_007) instants.push(t);
+    // The local-mean-time offset (−03:06:28) is not a whole number of minutes; it ended at 03:06:28 UTC.
+    instants.push(Date.parse('1913-12-31T12:00:00Z'), Date.parse('1914-01-01T03:06:27Z'), Date.parse('1914-01-01T03:06:28Z'), Date.parse('1914-01-01T03:30:00.5Z'));
+    for (const t of instants) expect(toSaoPauloRfc3339(t)).toBe(viaLuxon(t));
   });
 
   it('parses RFC 3339 with an offset or Z, and rejects anything else', () => {

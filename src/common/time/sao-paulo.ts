@@ -25,9 +25,55 @@ export function saoPauloEndOfDay(day: string): Date {
   return saoPauloStartOfDay(next);
 }
 
-/** RFC 3339 with São Paulo's offset at that instant; milliseconds only when there are some. */
+/**
+ * RFC 3339 with São Paulo's offset at that instant; milliseconds only when there are some.
+ * An export writes two of these per row, and asking the time-zone database (Intl, through luxon)
+ * each time was a quarter of its CPU: the offset is looked up once per UTC day and kept.
+ */
 export function toSaoPauloRfc3339(instant: Date | number): string {
-  return inSaoPaulo(instant).toISO({ suppressMilliseconds: true, includeOffset: true }) as string;
+  const ms = typeof instant === 'number' ? instant : instant.getTime();
+  const offset = offsetMinutesAt(ms);
+  const localMs = ms + (offset ?? 0) * 60_000;
+  if (offset === undefined || localMs < YEAR_0 || localMs >= YEAR_10000) {
+    return inSaoPaulo(ms).toISO({ suppressMilliseconds: true, includeOffset: true }) as string;
+  }
+  const local = new Date(localMs).toISOString();
+  const clock = ms % 1000 === 0 ? local.slice(0, 19) : local.slice(0, 23);
+  return `${clock}${formatOffset(offset)}`;
+}
+
+const DAY_MS = 86_400_000;
+/** UTC day → São Paulo's offset in minutes through that whole day; bounded, cleared when full. */
+const dayOffsets = new Map<number, number | null>();
+const DAY_OFFSETS_MAX = 20_000;
+
+/**
+ * São Paulo's offset for the UTC day holding `ms`, if it is the same whole number of minutes
+ * at both ends of that day (its changes are months apart, so none fell in between); otherwise,
+ * on the day of a change, undefined, and the caller asks luxon for that instant alone.
+ */
+function offsetMinutesAt(ms: number): number | undefined {
+  const day = Math.floor(ms / DAY_MS);
+  let offset = dayOffsets.get(day);
+  if (offset === undefined) {
+    const start = inSaoPaulo(day * DAY_MS).offset;
+    const end = inSaoPaulo(day * DAY_MS + DAY_MS - 1).offset;
+    offset = start === end && Number.isInteger(start) ? start : null;
+    if (dayOffsets.size >= DAY_OFFSETS_MAX) dayOffsets.clear();
+    dayOffsets.set(day, offset);
+  }
+  return offset ?? undefined;
+}
+
+/** Date#toISOString prints a four-digit year only from 0000-01-01 up to 10000-01-01. */
+const YEAR_0 = -62_167_219_200_000;
+const YEAR_10000 = 253_402_300_800_000;
+
+function formatOffset(minutes: number): string {
+  const abs = Math.abs(minutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${minutes < 0 ? '-' : '+'}${hh}:${mm}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { computePnl } from '../journal-pnl.engine.js';
 import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
-import type { JournalOperationEntity } from '../journal-operation.entity.js';
+import type { StoredOperation } from '../journal-operation.entity.js';
 
 /** A journal operation as the API returns it (D10); dates are RFC 3339 UTC. */
 export class OperationDto {
@@ -80,7 +80,7 @@ export class OperationDto {
   @ApiProperty({ example: 'funding flipped negative, closed early', nullable: true, type: String })
   notes: string | null;
 
-  static from(e: JournalOperationEntity): OperationDto {
+  static from(e: StoredOperation): OperationDto {
     return {
       id: e.id,
       email: e.email,
