@@ -11,6 +11,7 @@ import { headerProblem, rowToFields } from './journal-import.js';
 import type { OperationFields, StoredOperation } from './journal-operation.entity.js';
 import { type ExportCursor, JournalRepository } from './journal.repository.js';
 import type { EntityManager } from 'typeorm';
+import { readAhead } from '../common/async/read-ahead.js';
 
 /**
  * Keyset page size of the export; memory holds two pages whatever the row count. 500 rows are
@@ -45,7 +46,7 @@ export class JournalCsvService {
    */
   async export(query: OperationFiltersDto, res: Response): Promise<void> {
     const pageAfter = (cursor: ExportCursor | null): Promise<StoredOperation[]> =>
-      quiet(this.operations.exportPage(query.email, query, cursor, EXPORT_PAGE_SIZE));
+      readAhead(this.operations.exportPage(query.email, query, cursor, EXPORT_PAGE_SIZE));
     let page = await pageAfter(null);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="journal.csv"');
@@ -146,10 +147,4 @@ async function send(res: Response, chunk: string): Promise<boolean> {
     res.on('close', done);
   });
   return !res.destroyed;
-}
-
-/** A read started ahead that is never awaited (the client left) must not be an unhandled rejection. */
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
 }

@@ -5,6 +5,7 @@ import type { BacktestSample, SpreadBasis } from './backtest.engine.js';
 import { OpportunityHistoryEntity } from './opportunity-history.entity.js';
 import { type OpportunitySample, sampleKey } from './opportunity-sample.js';
 import { PACKED_SAMPLE_SQL, unpackSamples } from './packed-samples.js';
+import { readAhead } from '../common/async/read-ahead.js';
 
 export interface HistoryRoute {
   ticker: string;
@@ -131,7 +132,7 @@ export class OpportunityHistoryRepository {
   /** One slice's pages; the next page is read while the caller walks the current one. */
   private async *slicePages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, slice: Slice, pageRows: number): AsyncGenerator<BacktestSample[]> {
     const read = (after: string, inclusive: boolean): Promise<PackedPage> =>
-      quiet(this.readPage(route, range, walk, slice, { after, inclusive, pageRows }));
+      readAhead(this.readPage(route, range, walk, slice, { after, inclusive, pageRows }));
     let next: Promise<PackedPage> | null = read(slice.start, true);
     while (next) {
       const page: PackedPage = await next;
@@ -294,14 +295,5 @@ function sliceRange(range: TimeRange): Slice[] {
 
 /** Asks a chain for its next page now, so the read runs while the caller walks what it has. */
 function started<T>(chain: AsyncGenerator<T> | undefined): Promise<IteratorResult<T>> | undefined {
-  return chain && quiet(chain.next());
-}
-
-/**
- * A read started ahead that the caller may never await (it stopped early) must not become an
- * unhandled rejection; awaiting the returned promise still throws.
- */
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
+  return chain && readAhead(chain.next());
 }
