@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { saoPauloEndOfDay, saoPauloStartOfDay } from '../common/time/sao-paulo.js';
-import { MarketSampleRepository } from '../market-data/market-sample.repository.js';
-import { CrossingCounter } from './crossing.engine.js';
+import { MarketSampleRepository, PRICE_FIELDS } from '../market-data/market-sample.repository.js';
+import { CrossingCounter, midOf } from './crossing.engine.js';
 import { CrossingCountRepository, type GroupCount } from './crossing-count.repository.js';
 
 export interface DayResult {
@@ -11,9 +11,9 @@ export interface DayResult {
 }
 
 /**
- * The work of one run: stream the São Paulo day's samples (D11) in (ticker, exchange, time)
- * order, count each group with the engine as its samples go by, then store every group's count.
- * Only one counter and the per-group results (a few thousand) live in memory, never the samples.
+ * The work of one run: read the São Paulo day's samples (D11) one (ticker, exchange) group at a
+ * time in time order, count each group with the engine, then store every group's count. Memory
+ * holds a few groups' prices and the per-group results (a few thousand), never the day.
  */
 @Injectable()
 export class CrossingCountWorker {
@@ -32,23 +32,15 @@ export class CrossingCountWorker {
 
   private async countGroups(from: Date, to: Date): Promise<GroupCount[]> {
     const results: GroupCount[] = [];
-    let group: { ticker: string; exchange: string; counter: CrossingCounter; samples: number } | null = null;
-    for await (const page of this.samples.pricesBetween(from, to)) {
-      for (const sample of page) {
-        if (group === null || group.ticker !== sample.ticker || group.exchange !== sample.exchange) {
-          if (group) results.push(resultOf(group));
-          group = { ticker: sample.ticker, exchange: sample.exchange, counter: new CrossingCounter(), samples: 0 };
-        }
-        group.counter.addSample(sample);
-        group.samples++;
+    for await (const group of this.samples.groupPricesBetween(from, to)) {
+      const counter = new CrossingCounter();
+      const v = group.values;
+      for (let at = 0; at < v.length; at += PRICE_FIELDS) {
+        counter.addMids(midOf(v[at + 1], v[at + 2]), midOf(v[at + 3], v[at + 4]));
       }
+      // A group with samples but no reversal still gets its record, with 0: "counted, none".
+      results.push({ ticker: group.ticker, exchange: group.exchange, crossingCount: counter.count, samples: group.count });
     }
-    if (group) results.push(resultOf(group));
     return results;
   }
-}
-
-function resultOf(g: { ticker: string; exchange: string; counter: CrossingCounter; samples: number }): GroupCount {
-  // A group with samples but no reversal still gets its record, with 0: "counted, none".
-  return { ticker: g.ticker, exchange: g.exchange, crossingCount: g.counter.count, samples: g.samples };
 }

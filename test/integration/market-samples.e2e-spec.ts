@@ -90,6 +90,41 @@ describe('market_samples (D8) on the configured engine', () => {
     }
   });
 
+  it('hands a range over one (ticker, exchange) group at a time, prices in time order, across partitions', async () => {
+    // Written time-major and out of order across the midnight between two partitions, as a late
+    // batch would be; one group lies wholly outside the range and one reaches past its end.
+    const from = DAY0 + DAY - 60_000;
+    const to = DAY0 + DAY + 60_000;
+    const rows: MarketSample[] = [];
+    for (const i of [3, 0, 2, 1]) {
+      rows.push(sample(DAY0 + DAY - 30_000 + i * 15_000, 'AAA-USDT', 'okx', 10 + i));
+      rows.push(sample(DAY0 + DAY - 30_000 + i * 15_000, 'AAA-USDT', 'bybit', 20 + i));
+    }
+    rows.push(sample(to, 'AAA-USDT', 'bybit', 99), sample(from - 1, 'ZZZ-USDT', 'okx', 99));
+    await repo.insert(rows);
+    const got: { key: string; count: number; values: number[] }[] = [];
+    for await (const g of repo.groupPricesBetween(new Date(from), new Date(to))) {
+      got.push({ key: `${g.ticker}/${g.exchange}`, count: g.count, values: [...g.values] });
+    }
+    const expected = (spotBid: number, time: number): number[] => [time, spotBid, spotBid + 1, spotBid + 2, spotBid + 3];
+    const times = [0, 1, 2, 3].map((i) => DAY0 + DAY - 30_000 + i * 15_000);
+    await ds.query(`DELETE FROM market_samples WHERE ticker IN ('AAA-USDT', 'ZZZ-USDT')`);
+    expect(got.map((g) => g.key)).toEqual(['AAA-USDT/bybit', 'AAA-USDT/okx', 'BTC-USDT/binance', 'ETH-USDT/binance', 'SOL-USDT/binance']);
+    expect(got[0]).toEqual({ key: 'AAA-USDT/bybit', count: 4, values: times.flatMap((t, i) => expected(20 + i, t)) });
+    expect(got[1]).toEqual({ key: 'AAA-USDT/okx', count: 4, values: times.flatMap((t, i) => expected(10 + i, t)) });
+    // The earlier test's groups have samples every 5 s from DAY0 + DAY on: 12 in the first minute.
+    expect(got.slice(2).map((g) => g.count)).toEqual([12, 12, 12]);
+  });
+
+  it('reads a group by an index-only scan of the covering primary key once vacuumed', async () => {
+    await ds.query('VACUUM market_samples_p20260110');
+    const plan: { 'QUERY PLAN': string }[] = await ds.query(
+      `EXPLAIN SELECT time, spot_bid, spot_ask, futures_bid, futures_ask FROM market_samples_p20260110
+       WHERE ticker = 'BTC-USDT' AND exchange = 'binance' AND time >= '2026-01-10T01:00:00Z' ORDER BY time`,
+    );
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan/);
+  });
+
   it('serves the latest-sample query from the primary key, on one partition', async () => {
     const plan: { 'QUERY PLAN': string }[] = await ds.query(
       `EXPLAIN SELECT * FROM market_samples WHERE ticker = 'BTC-USDT' AND exchange = 'binance'

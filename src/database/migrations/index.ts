@@ -5,10 +5,12 @@ import { CreateLookers1764210000000 } from './1764210000000-create-lookers.js';
 import { CreateJournalOperations1764400000000 } from './1764400000000-create-journal-operations.js';
 import { CreateOpportunityHistory1764500000000 } from './1764500000000-create-opportunity-history.js';
 import { CreateCrossingCounts1764650000000 } from './1764650000000-create-crossing-counts.js';
+import { MarketSamplesCoveringKey1764700000000 } from './1764700000000-market-samples-covering-key.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
 export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000, CreateCalculators1764150000000, CreateLookers1764210000000,
   CreateJournalOperations1764400000000,
   CreateOpportunityHistory1764500000000,
   CreateCrossingCounts1764650000000,
+  MarketSamplesCoveringKey1764700000000,
 ];
