@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saoPauloDayOf } from '../../src/common/time/sao-paulo.js';
 import { CrossingCountWorker } from '../../src/crossing-counts/crossing-count.worker.js';
+import { CrossingCountsService } from '../../src/crossing-counts/crossing-counts.service.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { DAY, DAY_START, designedSamples, EXPECTED_DAY, NEXT_DAY, sample } from './crossing-counts.fixtures.js';
@@ -173,6 +174,8 @@ describe('crossing counts: job and read endpoint (SPEC 4.7 / 2.9, D11)', () => {
       const text = (await request(t.baseUrl).get('/metrics').expect(200)).text;
       return Number(/^crossing_count_job_failures_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
     };
+    // Runs posted by earlier tests finish first, so exactly one run meets the broken store.
+    await t.app.get(CrossingCountsService).schedule(DAY);
     const before = await failures();
     await db.query('ALTER TABLE crossing_counts RENAME TO crossing_counts_broken');
     try {
