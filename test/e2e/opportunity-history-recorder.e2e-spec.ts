@@ -27,6 +27,29 @@ async function statsUntil(m: MarketFixture, buy: string, sell: string, done: (b:
   }
 }
 
+/** PUT /_sim/networks on the fixture's simulator. */
+const putNetworks = (m: MarketFixture, body: unknown) =>
+  fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The costs recorded with the newest sample of buy → sell (optionally only at one buy price). */
+async function latestCosts(m: MarketFixture, buy: string, sell: string, buyPrice?: number): Promise<Record<string, unknown> | undefined> {
+  const rows = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
+    `SELECT withdrawal_fee, withdrawal_fee_usd, fees_estimated, executable FROM opportunity_history
+      WHERE buy_exchange = $1 AND sell_exchange = $2 AND ($3::float8 IS NULL OR buy_price = $3) ORDER BY time DESC LIMIT 1`,
+    [buy, sell, buyPrice ?? null],
+  );
+  return rows[0];
+}
+
+/** Polls `read` until `done` holds or 10 s pass, and returns the last value read. */
+async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const end = Date.now() + 10_000;
+  for (let value = await read(); ; value = await read()) {
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('opportunity-history recorder fed by the simulator (D8)', () => {
   let m: MarketFixture;
 
@@ -95,7 +118,7 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
 
   it('PUT /_sim/networks drives gate\'s and bitget\'s public currency calls, and the recorded executable flag and fee', async () => {
     const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
-    const put = (body: unknown) => fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = (body: unknown) => putNetworks(m, body);
     expect((await put([{ exchange: 'gate', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: 'yes', withdrawFee: 0 }])).status).toBe(400);
     const open = { asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true };
     expect(await (await put([{ ...open, exchange: 'bitget', withdrawFee: 0.0005 }, { ...open, exchange: 'gate', withdrawFee: 0.0004 }])).json()).toEqual({ applied: 2 });
@@ -110,23 +133,19 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
       { exchange: 'bitget', market: 'SPOT', ticker: 'BTC-USDT', bid: 99.9, ask: 100 },
       { exchange: 'gate', market: 'SPOT', ticker: 'BTC-USDT', bid: 101, ask: 101.1 },
     ]);
-    const latest = async (): Promise<Record<string, unknown> | undefined> => (await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
-      `SELECT withdrawal_fee, withdrawal_fee_usd, fees_estimated, executable FROM opportunity_history
-        WHERE buy_exchange = 'bitget' AND sell_exchange = 'gate' ORDER BY time DESC LIMIT 1`))[0];
+    const latest = () => latestCosts(m, 'bitget', 'gate');
     await statsUntil(m, 'bitget', 'gate', (b) => b.samples >= 1);
     // Withdrawal open on bitget, deposit open on gate on one network: executable, bitget's own fee, nothing estimated.
     expect(await latest()).toEqual({ withdrawal_fee: 0.0005, withdrawal_fee_usd: 0.05, fees_estimated: false, executable: true });
 
     await put([{ ...open, exchange: 'gate', depositEnabled: false, withdrawFee: 0.0004 }]);
     await m.app.app.get(MarketCostsJob).refresh();
-    const end = Date.now() + 10_000;
-    while ((await latest())?.executable !== false && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    expect(await latest()).toMatchObject({ executable: false, withdrawal_fee: 0.0005 });
+    expect(await readUntil(latest, (r) => r?.executable === false)).toMatchObject({ executable: false, withdrawal_fee: 0.0005 });
   });
 
   it('with okx\'s API keys, PUT /_sim/networks drives okx\'s signed currency call and the recorded withdrawal of okx → bitget', async () => {
     const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
-    const put = (body: unknown) => fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = (body: unknown) => putNetworks(m, body);
     const okxBtc = { exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0003 };
     expect((await put([okxBtc])).status).toBe(200);
     const okx = await source.fetchNetworks?.('okx');
@@ -140,14 +159,7 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
       { exchange: 'bitget', market: 'SPOT', ticker: 'BTC-USDT', bid: 101, ask: 101.1 },
     ]);
     // Earlier rounds recorded this route against bitget's initial quote; wait for one at the pushed prices.
-    const latest = async (): Promise<Record<string, unknown> | undefined> => (await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
-      `SELECT withdrawal_fee, withdrawal_fee_usd, fees_estimated, executable FROM opportunity_history
-        WHERE buy_exchange = 'okx' AND sell_exchange = 'bitget' AND buy_price = 100 ORDER BY time DESC LIMIT 1`))[0];
-    const until = async (done: (r: Record<string, unknown> | undefined) => boolean) => {
-      const end = Date.now() + 10_000;
-      while (!done(await latest()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-      return latest();
-    };
+    const until = (done: (r: Record<string, unknown> | undefined) => boolean) => readUntil(() => latestCosts(m, 'okx', 'bitget', 100), done);
     // okx's own withdrawal fee on the network bitget accepts deposits on; nothing estimated.
     expect(await until((r) => r !== undefined)).toEqual({ withdrawal_fee: 0.0003, withdrawal_fee_usd: 0.03, fees_estimated: false, executable: true });
 
