@@ -53,7 +53,7 @@ function toSample(r: SampleRow): MarketSample {
   };
 }
 
-/** market_samples (D8): partition upkeep, chunked bulk inserts and the two read paths. */
+/** market_samples (D8): partition upkeep, chunked bulk inserts, the latest sample and the day read by group. */
 @Injectable()
 export class MarketSampleRepository {
   private readonly logger = new Logger('MarketSamples');
@@ -125,48 +125,6 @@ export class MarketSampleRepository {
       [ticker, exchange, notOlderThan],
     );
     return rows[0] ? toSample(rows[0]) : null;
-  }
-
-  /**
-   * Samples with time in [from, to), ordered by (ticker, exchange, time), in keyset pages: a day
-   * is ~26 M rows, so it is never held in memory at once, and each page is one index range scan.
-   */
-  async *samplesBetween(from: Date, to: Date, pageSize = 10_000): AsyncGenerator<MarketSample[]> {
-    let after: [string, string, Date] | null = null;
-    for (;;) {
-      const keyset = after ? 'AND (ticker, exchange, time) > ($4, $5, $6)' : '';
-      const rows: SampleRow[] = await this.db.query(
-        `SELECT ${COLUMNS} FROM market_samples WHERE time >= $1 AND time < $2 ${keyset}
-         ORDER BY ticker, exchange, time LIMIT $3`,
-        after ? [from, to, pageSize, ...after] : [from, to, pageSize],
-      );
-      if (rows.length === 0) return;
-      const page = rows.map(toSample);
-      yield page;
-      if (rows.length < pageSize) return;
-      const last = page[page.length - 1];
-      after = [last.ticker, last.exchange, last.time];
-    }
-  }
-
-  /** The same stream regrouped: one (ticker, exchange) group at a time, in time order. */
-  async *samplesBetweenByGroup(
-    from: Date,
-    to: Date,
-    pageSize = 10_000,
-  ): AsyncGenerator<{ ticker: string; exchange: string; samples: MarketSample[] }> {
-    let group: { ticker: string; exchange: string; samples: MarketSample[] } | null = null;
-    for await (const page of this.samplesBetween(from, to, pageSize)) {
-      for (const s of page) {
-        if (group && (group.ticker !== s.ticker || group.exchange !== s.exchange)) {
-          yield group;
-          group = null;
-        }
-        group ??= { ticker: s.ticker, exchange: s.exchange, samples: [] };
-        group.samples.push(s);
-      }
-    }
-    if (group) yield group;
   }
 
   /**

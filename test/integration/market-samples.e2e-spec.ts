@@ -7,6 +7,7 @@ import {
   MAX_PARAMS,
   type MarketSample,
   MarketSampleRepository,
+  PRICE_FIELDS,
   ROWS_PER_INSERT,
 } from '../../src/market-data/market-sample.repository.js';
 import { createTestDatabase, type TestDatabase } from '../utils/test-database.js';
@@ -77,10 +78,10 @@ describe('market_samples (D8) on the configured engine', () => {
     expect(await repo.latestSample('ETH-USDT', 'okx', new Date(0))).toBeNull();
   });
 
-  it('streams a day per (ticker, exchange) in time order, in keyset pages', async () => {
+  it('reads a day per (ticker, exchange) in time order', async () => {
     const groups: { key: string; times: number[] }[] = [];
-    for await (const g of repo.samplesBetweenByGroup(new Date(DAY0), new Date(DAY0 + DAY), 700)) {
-      groups.push({ key: `${g.ticker}/${g.exchange}`, times: g.samples.map((s) => s.time.getTime()) });
+    for await (const g of repo.groupPricesBetween(new Date(DAY0), new Date(DAY0 + DAY))) {
+      groups.push({ key: `${g.ticker}/${g.exchange}`, times: Array.from({ length: g.count }, (_, i) => g.values[i * PRICE_FIELDS]) });
     }
     expect(groups.map((g) => g.key)).toEqual(['BTC-USDT/binance', 'ETH-USDT/binance', 'SOL-USDT/binance']);
     for (const g of groups) {
