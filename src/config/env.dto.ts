@@ -122,6 +122,13 @@ export class EnvDto {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'INGEST_WORKERS must be an integer from 1 to 5' })
+  @Min(1, { message: 'INGEST_WORKERS must be an integer from 1 to 5' })
+  @Max(5, { message: 'INGEST_WORKERS must be an integer from 1 to 5' })
+  INGEST_WORKERS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
   @Min(0, { message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
   SAMPLE_INTERVAL_MS: number = 5000;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
 import { toCanonicalTicker } from '../market-data/ticker.js';
@@ -23,6 +24,8 @@ export interface MarketDataConfig {
   /** 0 switches the sample recorder off. */
   sampleIntervalMs: number;
   sampleRetentionDays: number;
+  /** Worker threads running the exchanges (INGEST_WORKERS; default one per spare core, at least one). */
+  ingestWorkers: number;
 }
 
 export interface MarketDataEnv extends CredentialsEnv {
@@ -37,6 +40,7 @@ export interface MarketDataEnv extends CredentialsEnv {
   MARKET_VOLUME_REFRESH_MS: number;
   SAMPLE_INTERVAL_MS: number;
   SAMPLE_RETENTION_DAYS: number;
+  INGEST_WORKERS?: number;
 }
 
 const splitList = (value: string): string[] =>
@@ -86,5 +90,6 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     marketsRefreshMs: 60 * 60 * 1000,
     sampleIntervalMs: env.SAMPLE_INTERVAL_MS,
     sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
+    ingestWorkers: env.INGEST_WORKERS ?? Math.max(1, availableParallelism() - 1),
   };
 }

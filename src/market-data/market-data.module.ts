@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { CcxtMarketDataSource } from './ccxt/ccxt-market-data.source.js';
-import { createExchangeClient } from './ccxt/exchange-clients.js';
 import { type Clock, systemClock } from './clock.js';
-import type { ExchangeName } from './exchanges.js';
+import { DEFAULT_BATCH_POLICY } from './ingest/tick-batch.js';
+import { WorkerMarketDataSource } from './ingest/worker-market-data.source.js';
+import { ingestWorkerScript } from './ingest/worker-script.js';
 import { MARKET_CLOCK, MARKET_DATA_SOURCE, QUOTE_TICK_BUS } from './market-data.constants.js';
 import { FundingRateBook } from './funding-rate-book.js';
 import { MarketDataMetrics } from './market-data.metrics.js';
@@ -34,17 +34,21 @@ import { SampleRecorderJob } from './sample-recorder.job.js';
       provide: MARKET_DATA_SOURCE,
       inject: [APP_CONFIG, MARKET_CLOCK],
       useFactory: ({ marketData: c }: AppConfig, clock: Clock) =>
-        new CcxtMarketDataSource({
-          createClient: (exchange: ExchangeName) =>
-            createExchangeClient(exchange, { simulatorUrl: c.simulatorUrl ?? undefined }),
-          createAccountClient: (exchange: ExchangeName) => {
-            const credentials = c.credentials[exchange];
-            return credentials && createExchangeClient(exchange, { simulatorUrl: c.simulatorUrl ?? undefined, credentials });
+        new WorkerMarketDataSource({
+          workers: c.ingestWorkers,
+          exchanges: c.exchanges,
+          credentials: c.credentials,
+          worker: {
+            simulatorUrl: c.simulatorUrl,
+            silenceTimeoutMs: c.silenceTimeoutMs,
+            backoff: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
+            marketsRefreshMs: c.marketsRefreshMs,
+            batch: DEFAULT_BATCH_POLICY,
+            statsIntervalMs: 1000,
           },
+          script: ingestWorkerScript(),
           clock,
-          silenceTimeoutMs: c.silenceTimeoutMs,
-          backoff: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
-          marketsRefreshMs: c.marketsRefreshMs,
+          restart: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
         }),
     },
     FundingRateBook,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CcxtMarketDataSource } from '../../src/market-data/ccxt/ccxt-market-data.source.js';
+import { CcxtIngest } from '../../src/market-data/ccxt/ccxt-ingest.js';
 import { createExchangeClient } from '../../src/market-data/ccxt/exchange-clients.js';
 import { systemClock } from '../../src/market-data/clock.js';
 import type { ExchangeName } from '../../src/market-data/exchanges.js';
@@ -24,13 +24,14 @@ const NEXT = Date.UTC(2030, 0, 1, 4);
 export function describeFundingContract(exchange: ExchangeName): void {
   describe(`${exchange} funding contract: ccxt 4.5.84 against the simulator`, () => {
     let sim: RunningSimulator;
-    let source: CcxtMarketDataSource;
+    let source: CcxtIngest;
 
     beforeAll(async () => {
       sim = await startSimulator({ port: 0, symbols: ['BTC', 'ETH', 'SOL', 'DOGE', 'XRP'], walk: false });
-      source = new CcxtMarketDataSource({
+      source = new CcxtIngest({
         createClient: (e) => createExchangeClient(e, { simulatorUrl: sim.url }),
         clock: systemClock, silenceTimeoutMs: 30_000, backoff: { baseMs: 100, maxMs: 1000 }, marketsRefreshMs: 3_600_000,
+        sink: { quote: () => undefined }, onState: () => undefined,
       });
     });
 

@@ -1,7 +1,7 @@
 import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeCredentials } from '../../src/config/exchange-credentials.js';
-import { CcxtMarketDataSource } from '../../src/market-data/ccxt/ccxt-market-data.source.js';
+import { CcxtIngest } from '../../src/market-data/ccxt/ccxt-ingest.js';
 import { createExchangeClient } from '../../src/market-data/ccxt/exchange-clients.js';
 import { systemClock } from '../../src/market-data/clock.js';
 import type { ExchangeName } from '../../src/market-data/exchanges.js';
@@ -57,15 +57,16 @@ const byAssetAndNetwork = (a: CurrencyNetwork, b: CurrencyNetwork): number =>
 export function describeSignedNetworksContract(c: SignedNetworksCase): void {
   describe(`${c.exchange} networks contract: signed currency call of ccxt 4.5.84 against the simulator`, () => {
     let sim: RunningSimulator;
-    const sources: CcxtMarketDataSource[] = [];
+    const sources: CcxtIngest[] = [];
 
-    const sourceWith = (credentials: ExchangeCredentials | undefined, log: Request[]): CcxtMarketDataSource => {
-      const source = new CcxtMarketDataSource({
+    const sourceWith = (credentials: ExchangeCredentials | undefined, log: Request[]): CcxtIngest => {
+      const source = new CcxtIngest({
         createClient: (e) => recorded(createExchangeClient(e, { simulatorUrl: sim.url }), 'market', log),
         createAccountClient: (e) => (credentials
           ? recorded(createExchangeClient(e, { simulatorUrl: sim.url, credentials }), 'account', log)
           : undefined),
         clock: systemClock, silenceTimeoutMs: 30_000, backoff: { baseMs: 100, maxMs: 1000 }, marketsRefreshMs: 3_600_000,
+        sink: { quote: () => undefined }, onState: () => undefined,
       });
       sources.push(source);
       return source;

@@ -1,73 +1,93 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionEvent, QuoteTick } from '../market-data-source.js';
+import type { ConnectionEvent } from '../market-data-source.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
-import { FeedConnection, toTick } from './feed-connection.js';
+import { FeedConnection, type QuoteSink } from './feed-connection.js';
 
-/** Stands in for a ccxt pro client: one pending watch, a bid/ask cache, dials counted. */
+type Quote = [index: number, bid: number, ask: number, bidQty: number, askQty: number, exchangeTime: number, receivedAt: number];
+
+/**
+ * Stands in for a ccxt pro client: updates are assigned into `bidsasks` as every exchange class
+ * does; the first watch resolves with the first update, and `closed()` rejects when the socket
+ * drops or is closed. Watch calls and dials are counted.
+ */
 class FakeClient implements FeedClient {
   bidsasks: Record<string, CcxtBidAsk | undefined> = {};
   dials = 0;
+  watches = 0;
   closes = 0;
   private open = false;
-  private pending: { resolve: (v: unknown) => void; reject: (e: Error) => void } | null = null;
+  private firstData: { resolve: (v: unknown) => void; reject: (e: Error) => void } | null = null;
+  private socket: { reject: (e: Error) => void } | null = null;
 
   watchBidsAsks(): Promise<unknown> {
+    this.watches++;
     if (!this.open) {
       this.open = true;
       this.dials++;
     }
-    return new Promise((resolve, reject) => (this.pending = { resolve, reject }));
+    return new Promise((resolve, reject) => (this.firstData = { resolve, reject }));
   }
 
-  /** Several updates land in the cache; the watch resolves once, as ccxt does. */
+  closed(): Promise<never> {
+    return new Promise<never>((_, reject) => (this.socket = { reject }));
+  }
+
+  /** Several updates land in the cache; a pending watch resolves once, as ccxt does. */
   push(...updates: [string, number, number][]): void {
     for (const [symbol, bid, ask] of updates) {
       this.bidsasks[symbol] = { symbol, bid, ask, bidVolume: 1, askVolume: 2, timestamp: 5 };
     }
-    this.settle((p) => p.resolve({}));
+    const first = this.firstData;
+    this.firstData = null;
+    first?.resolve({});
   }
 
   drop(): void {
-    this.open = false;
-    this.settle((p) => p.reject(new Error('connection closed by remote server, closing code 1006')));
+    this.fail(new Error('connection closed by remote server, closing code 1006'));
   }
 
   close(): Promise<void> {
     this.closes++;
-    this.open = false;
-    this.settle((p) => p.reject(Object.assign(new Error('closedByUser'), { name: 'ExchangeClosedByUser' })));
+    this.fail(Object.assign(new Error('closedByUser'), { name: 'ExchangeClosedByUser' }));
     return Promise.resolve();
   }
 
-  private settle(fn: (p: NonNullable<FakeClient['pending']>) => void): void {
-    const p = this.pending;
-    this.pending = null;
-    if (p) fn(p);
+  private fail(error: Error): void {
+    this.open = false;
+    const [first, socket] = [this.firstData, this.socket];
+    this.firstData = null;
+    this.socket = null;
+    first?.reject(error);
+    socket?.reject(error);
   }
 }
 
 describe('FeedConnection', () => {
   let client: FakeClient;
-  let ticks: QuoteTick[];
+  let quotes: Quote[];
   let events: ConnectionEvent[];
   let conn: FeedConnection;
+
+  const sink: QuoteSink = { quote: (...q: Quote) => void quotes.push(q) };
 
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 });
     client = new FakeClient();
-    ticks = [];
+    quotes = [];
     events = [];
     conn = new FeedConnection({
       id: 'binance:SPOT:0',
       exchange: 'binance',
       market: 'SPOT',
       symbols: ['BTC/USDT', 'ETH/USDT', 'SOL/USDT'],
+      indexes: [10, 11, 12],
+      contractSizes: [1, 1, 0.01],
       client,
       clock: { now: () => Date.now() },
       silenceTimeoutMs: 30_000,
       backoff: { baseMs: 1000, maxMs: 8000 },
       random: () => 0.5,
-      onTick: (t) => ticks.push(t),
+      sink,
       onState: (e) => events.push(e),
     });
     conn.start();
@@ -80,19 +100,36 @@ describe('FeedConnection', () => {
 
   const states = (): string[] => events.map((e) => e.state);
 
-  it('reads every update from the cache even when the watch resolves once', async () => {
+  it('hands every update to the sink as it lands in the cache, with market index and base quantities', async () => {
     client.push(['BTC/USDT', 100, 101], ['ETH/USDT', 10, 11]);
     await vi.advanceTimersByTimeAsync(0);
-    expect(ticks.map((t) => [t.ticker, t.bid, t.ask])).toEqual([
-      ['BTC-USDT', 100, 101],
-      ['ETH-USDT', 10, 11],
+    expect(quotes).toEqual([
+      [10, 100, 101, 1, 2, 5, 1_000_000],
+      [11, 10, 11, 1, 2, 5, 1_000_000],
     ]);
-    expect(ticks[0]).toMatchObject({ exchange: 'binance', market: 'SPOT', bidQty: 1, askQty: 2, exchangeTime: 5, receivedAt: 1_000_000 });
-    // An unchanged cache entry is not re-emitted.
+    // Contract sizes turn contracts into base units (0.01 base per contract here).
     client.push(['SOL/USDT', 1, 2]);
+    // Updates keep flowing with no further watch call: the watch subscribes once per connection.
+    client.push(['BTC/USDT', 102, 103], ['BTC/USDT', 104, 105]);
     await vi.advanceTimersByTimeAsync(0);
-    expect(ticks.map((t) => t.ticker)).toEqual(['BTC-USDT', 'ETH-USDT', 'SOL-USDT']);
+    expect(quotes.slice(2)).toEqual([
+      [12, 1, 2, 0.01, 0.02, 5, 1_000_000],
+      [10, 102, 103, 1, 2, 5, 1_000_000],
+      [10, 104, 105, 1, 2, 5, 1_000_000],
+    ]);
+    expect(client.watches).toBe(1);
+    // Reads of the cache see what ccxt stored.
+    expect(client.bidsasks['BTC/USDT']).toMatchObject({ bid: 104, ask: 105 });
+    expect(Object.keys(client.bidsasks)).toEqual(['BTC/USDT', 'ETH/USDT', 'SOL/USDT']);
     expect(states()).toEqual(['connecting', 'connected']);
+  });
+
+  it('passes no quote for one-sided or empty books, and NaN for a missing exchange time', async () => {
+    client.bidsasks['BTC/USDT'] = { bid: 100, ask: undefined };
+    client.bidsasks['ETH/USDT'] = { bid: 0, ask: 11 };
+    client.bidsasks['SOL/USDT'] = { bid: 150, ask: 151, bidVolume: 300, askVolume: 400 };
+    await vi.advanceTimersByTimeAsync(0);
+    expect(quotes).toEqual([[12, 150, 151, 3, 4, NaN, 1_000_000]]);
   });
 
   it('reconnects after a drop with jittered exponential backoff', async () => {
@@ -161,14 +198,5 @@ describe('FeedConnection', () => {
     await conn.stop();
     expect(vi.getTimerCount()).toBe(0);
     expect(states().slice(-1)).toEqual(['closed']);
-  });
-});
-
-describe('toTick', () => {
-  it('turns contract sizes into base quantities and drops one-sided books', () => {
-    const e = { symbol: 'SOL/USDT:USDT', bid: 150, ask: 151, bidVolume: 300, askVolume: 400, timestamp: 7 };
-    expect(toTick('okx', 'FUTURES', 'SOL-USDT', e, 9, 0.01)).toMatchObject({ bidQty: 3, askQty: 4, exchangeTime: 7, receivedAt: 9 });
-    expect(toTick('okx', 'FUTURES', 'SOL-USDT', { ...e, bid: undefined }, 9)).toBeNull();
-    expect(toTick('okx', 'FUTURES', 'SOL-USDT', { ...e, ask: 0 }, 9)).toBeNull();
   });
 });

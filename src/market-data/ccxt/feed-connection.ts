@@ -1,9 +1,17 @@
 import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
-import type { ConnectionEvent, ConnectionState, QuoteTick } from '../market-data-source.js';
-import { fromCcxtSymbol } from '../ticker.js';
+import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
+
+/**
+ * Receives every usable best bid/ask of a feed, by market index, as plain numbers: the ingest
+ * hot path allocates nothing of its own. Quantities are in base units; `exchangeTime` is NaN
+ * when the exchange sent none.
+ */
+export interface QuoteSink {
+  quote(index: number, bid: number, ask: number, bidQty: number, askQty: number, exchangeTime: number, receivedAt: number): void;
+}
 
 export interface FeedConnectionOptions {
   id: string;
@@ -11,41 +19,49 @@ export interface FeedConnectionOptions {
   market: Market;
   /** ccxt symbols (`BTC/USDT`, `BTC/USDT:USDT`) watched on this one connection. */
   symbols: readonly string[];
+  /** Per symbol, its index in the ingest's market table: what the sink receives. */
+  indexes: readonly number[];
   /**
    * Per symbol, base units per contract: perpetual books on okx, gate and bitget count sizes in
-   * contracts, and ticks carry base quantities everywhere. Omitted: 1.
+   * contracts, and quotes carry base quantities everywhere. Omitted: 1.
    */
   contractSizes?: readonly number[];
   client: FeedClient;
   clock: Clock;
   silenceTimeoutMs: number;
   backoff: BackoffPolicy;
-  onTick(tick: QuoteTick): void;
+  sink: QuoteSink;
   onState(event: ConnectionEvent): void;
   random?: () => number;
 }
 
 /**
- * One websocket subscription chunk and the loop that keeps it alive. ccxt never reconnects by
- * itself (the pending watch rejects and the next call re-dials), so this loop owns reconnects,
- * with backoff; and since ccxt cannot see a socket that answers pings but sends no data, the
- * loop closes a connection silent for `silenceTimeoutMs` and dials again.
+ * One websocket subscription chunk and the loop that keeps it alive.
+ *
+ * Every update costs O(1): each exchange class stores a parsed update with
+ * `this.bidsasks[symbol] = parsed`, so the connection turns its symbols' cache entries into
+ * setters that hand the numbers to the sink as they land. The watch is called once per
+ * (re)connection, to subscribe; re-arming a multi-symbol watch after every resolve costs
+ * O(symbols) per message in ccxt and is what this avoids.
+ *
+ * ccxt never reconnects by itself: a dropped socket rejects its pending futures, which
+ * `client.closed()` waits on, and this loop dials again with backoff. ccxt cannot see a socket
+ * that answers pings but sends no data, so the loop also closes a connection silent for
+ * `silenceTimeoutMs`.
  */
 export class FeedConnection {
   private stopped = false;
   private silenced = false;
   private lastDataAt = 0;
   private attempt = 0;
-  private readonly seen: (CcxtBidAsk | undefined)[];
-  /** Canonical tickers by symbol index, so the hot path builds no strings. */
-  private readonly tickers: string[];
+  private readonly contractSizes: readonly number[];
   private wake: (() => void) | null = null;
   private running: Promise<void> | null = null;
   reconnects = 0;
 
   constructor(private readonly o: FeedConnectionOptions) {
-    this.seen = new Array<CcxtBidAsk | undefined>(o.symbols.length);
-    this.tickers = o.symbols.map(fromCcxtSymbol);
+    this.contractSizes = o.symbols.map((_, i) => o.contractSizes?.[i] ?? 1);
+    o.symbols.forEach((symbol, i) => this.hook(symbol, i));
   }
 
   start(): void {
@@ -72,25 +88,18 @@ export class FeedConnection {
     this.emit('closed', 'shutdown');
   }
 
-  /** Watches until the connection fails; resolves with the reason. */
+  /** Subscribes, then waits until the connection fails; resolves with the reason. */
   private async session(): Promise<string> {
     this.silenced = false;
     this.lastDataAt = this.o.clock.now();
     const period = Math.max(10, Math.floor(this.o.silenceTimeoutMs / 4));
     const watchdog = setInterval(() => this.checkSilence(), period);
-    let connected = false;
     try {
-      for (;;) {
-        await this.o.client.watchBidsAsks([...this.o.symbols]);
-        if (this.stopped) return 'shutdown';
-        this.lastDataAt = this.o.clock.now();
-        if (!connected) {
-          connected = true;
-          this.attempt = 0;
-          this.emit('connected');
-        }
-        this.drainCache();
-      }
+      await this.o.client.watchBidsAsks([...this.o.symbols]);
+      if (this.stopped) return 'shutdown';
+      this.attempt = 0;
+      this.emit('connected');
+      return await this.o.client.closed();
     } catch (err) {
       return this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     } finally {
@@ -102,25 +111,41 @@ export class FeedConnection {
     if (this.silenced || this.stopped) return;
     if (this.o.clock.now() - this.lastDataAt <= this.o.silenceTimeoutMs) return;
     this.silenced = true;
-    // Closing rejects the pending watch (ExchangeClosedByUser), which ends the session.
+    // Closing rejects the pending futures (ExchangeClosedByUser), which ends the session.
     void this.o.client.close().catch(() => undefined);
   }
 
-  /**
-   * A multi-symbol watch resolves with only some of the updates that arrived; the rest sit in
-   * the client's cache. ccxt stores a new object per update, so identity tells what is new.
-   */
-  private drainCache(): void {
+  /** Replaces the symbol's cache slot with an accessor; reads see the same value as before. */
+  private hook(symbol: string, i: number): void {
     const cache = this.o.client.bidsasks;
-    const symbols = this.o.symbols;
+    let value = cache[symbol];
+    Object.defineProperty(cache, symbol, {
+      configurable: true,
+      enumerable: true,
+      get: () => value,
+      set: (entry: CcxtBidAsk | undefined) => {
+        value = entry;
+        if (entry !== undefined) this.onUpdate(i, entry);
+      },
+    });
+  }
+
+  private onUpdate(i: number, e: CcxtBidAsk): void {
     const receivedAt = this.o.clock.now();
-    for (let i = 0; i < symbols.length; i++) {
-      const entry = cache[symbols[i]];
-      if (entry === undefined || entry === this.seen[i]) continue;
-      this.seen[i] = entry;
-      const tick = toTick(this.o.exchange, this.o.market, this.tickers[i], entry, receivedAt, this.o.contractSizes?.[i] ?? 1);
-      if (tick) this.o.onTick(tick);
-    }
+    this.lastDataAt = receivedAt;
+    const { bid, ask } = e;
+    // One-sided or empty books carry no usable quote.
+    if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) return;
+    const size = this.contractSizes[i];
+    this.o.sink.quote(
+      this.o.indexes[i],
+      bid,
+      ask,
+      (e.bidVolume ?? 0) * size,
+      (e.askVolume ?? 0) * size,
+      e.timestamp ?? NaN,
+      receivedAt,
+    );
   }
 
   private sleep(ms: number): Promise<void> {
@@ -140,28 +165,4 @@ export class FeedConnection {
     const { exchange, market, id: connectionId } = this.o;
     this.o.onState({ exchange, market, connectionId, state, at: this.o.clock.now(), reason });
   }
-}
-
-/** ccxt bid/ask → tick; null for one-sided or empty books, which carry no usable quote. */
-export function toTick(
-  exchange: ExchangeName,
-  market: Market,
-  ticker: string,
-  e: CcxtBidAsk,
-  receivedAt: number,
-  contractSize = 1,
-): QuoteTick | null {
-  const { bid, ask } = e;
-  if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) return null;
-  return {
-    exchange,
-    market,
-    ticker,
-    bid,
-    ask,
-    bidQty: (e.bidVolume ?? 0) * contractSize,
-    askQty: (e.askVolume ?? 0) * contractSize,
-    exchangeTime: e.timestamp ?? null,
-    receivedAt,
-  };
 }

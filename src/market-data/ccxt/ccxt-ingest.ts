@@ -1,23 +1,21 @@
 import type { Exchange, MarketInterface } from 'ccxt';
-import { type Observable, Subject } from 'rxjs';
 import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
 import type {
   ConnectionEvent,
   CurrencyNetwork,
   FundingSnapshot,
-  MarketDataSource,
   MarketListing,
-  QuoteTick,
   TradingFee,
   VolumeEntry,
 } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
-import type { BackoffPolicy } from './backoff.js';
+import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
 import { toCcxtSymbol, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { toNetworks } from './ccxt-networks.js';
-import { FeedConnection } from './feed-connection.js';
+import { toFeedClient } from './feed-client.js';
+import { FeedConnection, type QuoteSink } from './feed-connection.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
 export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
@@ -35,7 +33,7 @@ export const SYMBOLS_PER_CONNECTION: Record<ExchangeName, number> = {
   bitget: 50,
 };
 
-export interface CcxtSourceOptions {
+export interface CcxtIngestOptions {
   createClient: ExchangeClientFactory;
   /**
    * The client holding an exchange's read-only API keys, or undefined when none are configured.
@@ -46,6 +44,9 @@ export interface CcxtSourceOptions {
   silenceTimeoutMs: number;
   backoff: BackoffPolicy;
   marketsRefreshMs: number;
+  /** Where every quote of every feed goes, by market index. */
+  sink: QuoteSink;
+  onState(event: ConnectionEvent): void;
 }
 
 const FETCH_TICKERS_PARAMS: Record<Market, Record<string, string>> = {
@@ -54,24 +55,21 @@ const FETCH_TICKERS_PARAMS: Record<Market, Record<string, string>> = {
 };
 
 /**
- * ccxt pro implementation. One REST client per exchange loads markets (once, reloaded when
- * older than `marketsRefreshMs`) and 24 h tickers. Each subscription chunk gets its OWN client
- * holding only its chunk's markets, so it owns exactly one socket: silence on one connection
- * is handled by closing that client without touching the others, and ambiguous exchange ids
- * (binance `BTCUSDT` is spot and perpetual) resolve to the chunk's one market type.
+ * The exchange side of market data, run inside an ingest worker (never on the serving thread).
+ * One REST client per exchange loads markets (once, reloaded when older than
+ * `marketsRefreshMs`), 24 h tickers, funding, fees and networks. Each subscription chunk gets
+ * its OWN client holding only its chunk's markets, so it owns exactly one socket: silence on
+ * one connection is handled by closing that client without touching the others, and ambiguous
+ * exchange ids (binance `BTCUSDT` is spot and perpetual) resolve to the chunk's one market type.
  */
-export class CcxtMarketDataSource implements MarketDataSource {
-  private readonly tickSubject = new Subject<QuoteTick>();
-  private readonly eventSubject = new Subject<ConnectionEvent>();
-  readonly ticks: Observable<QuoteTick> = this.tickSubject.asObservable();
-  readonly connectionEvents: Observable<ConnectionEvent> = this.eventSubject.asObservable();
+export class CcxtIngest {
   private readonly restClients = new Map<ExchangeName, Exchange>();
   private readonly accountClients = new Map<ExchangeName, Exchange | undefined>();
   private readonly marketsLoadedAt = new Map<ExchangeName, number>();
   private readonly connections: FeedConnection[] = [];
   private closed = false;
 
-  constructor(private readonly o: CcxtSourceOptions) {}
+  constructor(private readonly o: CcxtIngestOptions) {}
 
   async listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
     return toListings(await this.loadMarkets(exchange));
@@ -106,26 +104,45 @@ export class CcxtMarketDataSource implements MarketDataSource {
     return toNetworks(await client.fetchCurrencies());
   }
 
-  watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
+  /**
+   * Starts feeds for these tickers (`indexes[i]` is the market index of `tickers[i]`); tickers
+   * the exchange does not list in this market are skipped. Markets are loaded first when this
+   * client has none yet (a restarted worker), retried with backoff. Feeds live until `close()`.
+   */
+  watch(exchange: ExchangeName, market: Market, tickers: readonly string[], indexes: readonly number[]): void {
+    void this.watchWhenLoaded(exchange, market, tickers, indexes);
+  }
+
+  private async watchWhenLoaded(exchange: ExchangeName, market: Market, tickers: readonly string[], indexes: readonly number[]): Promise<void> {
+    for (let attempt = 0; !this.closed && this.restClients.get(exchange)?.markets === undefined; attempt++) {
+      try {
+        await this.loadMarkets(exchange);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, this.o.backoff)));
+      }
+    }
     if (this.closed) return;
     const markets: Record<string, MarketInterface | undefined> = this.restClients.get(exchange)?.markets ?? {};
-    const symbols = tickers.map((t) => toCcxtSymbol(t, market)).filter((s) => markets[s] !== undefined);
-    chunk(symbols, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
+    const listed = tickers
+      .map((ticker, i) => ({ symbol: toCcxtSymbol(ticker, market), index: indexes[i] ?? -1 }))
+      .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
+    chunk(listed, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
       const client = this.o.createClient(exchange);
-      client.setMarkets(part.map((s) => markets[s] as MarketInterface));
+      client.setMarkets(part.map(({ symbol }) => markets[symbol] as MarketInterface));
       disableCcxtReconnectBackoff(client);
       const connection = new FeedConnection({
-        id: `${exchange}:${market}:${this.connections.length}:${i}`,
+        id: `${exchange}:${market}:${tickers.length}:${indexes[0] ?? 0}:${i}`,
         exchange,
         market,
-        symbols: part,
-        contractSizes: part.map((s) => (markets[s]?.contract ? (markets[s]?.contractSize ?? 1) : 1)),
-        client: client,
+        symbols: part.map(({ symbol }) => symbol),
+        indexes: part.map(({ index }) => index),
+        contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
+        client: toFeedClient(client),
         clock: this.o.clock,
         silenceTimeoutMs: this.o.silenceTimeoutMs,
         backoff: this.o.backoff,
-        onTick: (tick) => this.tickSubject.next(tick),
-        onState: (event) => this.eventSubject.next(event),
+        sink: this.o.sink,
+        onState: this.o.onState,
       });
       this.connections.push(connection);
       connection.start();
@@ -138,8 +155,6 @@ export class CcxtMarketDataSource implements MarketDataSource {
     this.connections.length = 0;
     const clients = [...this.restClients.values(), ...this.accountClients.values()].filter((c) => c !== undefined);
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    this.tickSubject.complete();
-    this.eventSubject.complete();
   }
 
   private rest(exchange: ExchangeName): Exchange {

@@ -1,0 +1,63 @@
+import type { ExchangeCredentials } from '../../config/exchange-credentials.js';
+import type { BackoffPolicy } from '../ccxt/backoff.js';
+import type { ExchangeName, Market } from '../exchanges.js';
+import type { ConnectionEvent } from '../market-data-source.js';
+import type { BatchPolicy } from './tick-batch.js';
+
+/**
+ * Messages between the serving thread and an ingest worker. Everything but tick batches is
+ * rare (start-up, timers, state changes) and crosses as structured clones; tick batches cross
+ * as transferred Float64Array buffers (tick-batch.ts).
+ */
+
+/** Handed to a worker at start (`workerData`). */
+export interface IngestWorkerConfig {
+  /** The exchanges this worker runs. */
+  exchanges: ExchangeName[];
+  simulatorUrl: string | null;
+  /** Read-only API keys of this worker's exchanges, for the signed currency call only. */
+  credentials: Partial<Record<ExchangeName, ExchangeCredentials>>;
+  silenceTimeoutMs: number;
+  backoff: BackoffPolicy;
+  marketsRefreshMs: number;
+  batch: BatchPolicy;
+  /** How often the worker reports its counters, event-loop delay and heap. */
+  statsIntervalMs: number;
+}
+
+/** The REST side of MarketDataSource, answered by the worker that owns the exchange. */
+export const REST_METHODS = ['listMarkets', 'fetchVolumes', 'fetchFundingRates', 'fetchTradingFees', 'fetchNetworks'] as const;
+export type RestMethod = (typeof REST_METHODS)[number];
+
+export type ToWorker =
+  | { kind: 'call'; id: number; method: RestMethod; exchange: ExchangeName }
+  | { kind: 'watch'; exchange: ExchangeName; market: Market; tickers: string[]; indexes: number[] }
+  /** Forces a full garbage collection; answered with the stats after it (tests and benchmarks). */
+  | { kind: 'gc'; id: number }
+  | { kind: 'close' };
+
+export interface WorkerError {
+  name: string;
+  message: string;
+}
+
+/** Counters since the worker started, per exchange in EXCHANGE_NAMES order. */
+export interface IngestWorkerStats {
+  received: number[];
+  conflated: number[];
+  batches: number;
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  heapUsedBytes: number;
+  /** CPU time of the worker thread since it started, in µs. */
+  cpuMicros: number;
+}
+
+export type FromWorker =
+  | { kind: 'result'; id: number; ok: true; value: unknown }
+  | { kind: 'result'; id: number; ok: false; error: WorkerError }
+  | { kind: 'ticks'; batch: Float64Array }
+  | { kind: 'state'; event: ConnectionEvent }
+  | { kind: 'stats'; stats: IngestWorkerStats }
+  | { kind: 'closed' };

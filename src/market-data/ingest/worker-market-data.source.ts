@@ -1,0 +1,184 @@
+import { type Observable, Subject } from 'rxjs';
+import type { BackoffPolicy } from '../ccxt/backoff.js';
+import type { Clock } from '../clock.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../exchanges.js';
+import type {
+  ConnectionEvent,
+  CurrencyNetwork,
+  FundingSnapshot,
+  MarketDataSource,
+  MarketListing,
+  QuoteTick,
+  TradingFee,
+  VolumeEntry,
+} from '../market-data-source.js';
+import type { IngestWorkerConfig, IngestWorkerStats, RestMethod } from './ingest-protocol.js';
+import { IngestWorker } from './ingest-worker.js';
+import { forEachTick } from './tick-batch.js';
+import type { WorkerScript } from './worker-script.js';
+
+export interface WorkerSourceOptions {
+  /** Worker threads; the exchanges are spread over them round-robin. */
+  workers: number;
+  exchanges: readonly ExchangeName[];
+  /** Everything a worker needs but its exchanges and their keys. */
+  worker: Omit<IngestWorkerConfig, 'exchanges' | 'credentials'>;
+  credentials: IngestWorkerConfig['credentials'];
+  script: WorkerScript;
+  clock: Clock;
+  restart: BackoffPolicy;
+  stableAfterMs?: number;
+  closeTimeoutMs?: number;
+}
+
+/** A market of the serving thread's table: what a tick batch's market index stands for. */
+interface MarketEntry {
+  exchange: ExchangeName;
+  market: Market;
+  ticker: string;
+}
+
+/** What the ingest workers report, summed per exchange (metrics, tests, benchmarks). */
+export interface IngestCounters {
+  received: Record<ExchangeName, number>;
+  conflated: Record<ExchangeName, number>;
+  workers: (IngestWorkerStats & { exchanges: readonly ExchangeName[]; restarts: number; up: boolean })[];
+}
+
+/**
+ * MarketDataSource whose exchanges run in worker threads (issue 16): the serving thread keeps
+ * the market table and turns each transferred batch into ticks; the workers own every ccxt
+ * client, REST and websocket alike. A worker that dies is restarted by its IngestWorker; its
+ * exchanges' connections show disconnected until the new worker reconnects them.
+ */
+export class WorkerMarketDataSource implements MarketDataSource {
+  private readonly tickSubject = new Subject<QuoteTick>();
+  private readonly eventSubject = new Subject<ConnectionEvent>();
+  readonly ticks: Observable<QuoteTick> = this.tickSubject.asObservable();
+  readonly connectionEvents: Observable<ConnectionEvent> = this.eventSubject.asObservable();
+  private readonly table: MarketEntry[] = [];
+  private readonly workers: IngestWorker[];
+  private readonly byExchange = new Map<ExchangeName, IngestWorker>();
+  /** Last state per connection id, so a dead worker's connections can be reported down. */
+  private readonly connections = new Map<string, ConnectionEvent>();
+  private readonly stats = new Map<IngestWorker, IngestWorkerStats>();
+  private closed = false;
+
+  constructor(private readonly o: WorkerSourceOptions) {
+    const count = Math.max(1, Math.min(o.workers, o.exchanges.length));
+    const groups: ExchangeName[][] = Array.from({ length: count }, () => []);
+    o.exchanges.forEach((exchange, i) => groups[i % count]?.push(exchange));
+    this.workers = groups.map((exchanges) => this.createWorker(exchanges));
+    for (const worker of this.workers) for (const exchange of worker.exchanges) this.byExchange.set(exchange, worker);
+  }
+
+  listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
+    return this.call<MarketListing[]>('listMarkets', exchange);
+  }
+
+  fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
+    return this.call<VolumeEntry[]>('fetchVolumes', exchange);
+  }
+
+  fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]> {
+    return this.call<FundingSnapshot[]>('fetchFundingRates', exchange);
+  }
+
+  fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
+    return this.call<TradingFee[]>('fetchTradingFees', exchange);
+  }
+
+  fetchNetworks(exchange: ExchangeName): Promise<CurrencyNetwork[]> {
+    return this.call<CurrencyNetwork[]>('fetchNetworks', exchange);
+  }
+
+  watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
+    const worker = this.byExchange.get(exchange);
+    if (this.closed || !worker || tickers.length === 0) return;
+    const indexes = tickers.map((ticker) => this.table.push({ exchange, market, ticker }) - 1);
+    worker.watch(exchange, market, [...tickers], indexes);
+  }
+
+  /** The worker threads, for diagnostics (and the test that kills one). */
+  get ingestWorkers(): readonly IngestWorker[] {
+    return this.workers;
+  }
+
+  counters(): IngestCounters {
+    const received = Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, 0])) as Record<ExchangeName, number>;
+    const conflated = { ...received };
+    const workers: IngestCounters['workers'] = [];
+    for (const worker of this.workers) {
+      const s = this.stats.get(worker);
+      if (!s) continue;
+      EXCHANGE_NAMES.forEach((e, i) => {
+        received[e] += s.received[i] ?? 0;
+        conflated[e] += s.conflated[i] ?? 0;
+      });
+      workers.push({ ...s, exchanges: worker.exchanges, restarts: worker.restarts, up: worker.thread !== null });
+    }
+    return { received, conflated, workers };
+  }
+
+  /** A full GC in every worker; resolves with each worker's stats after it. */
+  collectGarbage(): Promise<IngestWorkerStats[]> {
+    return Promise.all(this.workers.map((w) => w.collectGarbage()));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.close()));
+    this.tickSubject.complete();
+    this.eventSubject.complete();
+  }
+
+  private async call<T>(method: RestMethod, exchange: ExchangeName): Promise<T> {
+    const worker = this.byExchange.get(exchange);
+    if (!worker) throw new Error(`${exchange} is not a configured exchange`);
+    return (await worker.call(method, exchange)) as T;
+  }
+
+  private createWorker(exchanges: ExchangeName[]): IngestWorker {
+    const credentials = Object.fromEntries(
+      exchanges.flatMap((e) => (this.o.credentials[e] ? [[e, this.o.credentials[e]]] : [])),
+    ) as IngestWorkerConfig['credentials'];
+    const worker: IngestWorker = new IngestWorker({
+      config: { ...this.o.worker, exchanges, credentials },
+      script: this.o.script,
+      clock: this.o.clock,
+      restart: this.o.restart,
+      stableAfterMs: this.o.stableAfterMs ?? 30_000,
+      closeTimeoutMs: this.o.closeTimeoutMs ?? 5_000,
+      hooks: {
+        onBatch: (batch) => this.applyBatch(batch),
+        onState: (event) => this.onState(event),
+        onStats: (stats) => this.stats.set(worker, stats),
+        onExit: (reason) => this.onWorkerExit(exchanges, reason),
+      },
+    });
+    return worker;
+  }
+
+  private applyBatch(batch: Float64Array): void {
+    forEachTick(batch, (index, bid, ask, bidQty, askQty, exchangeTime, receivedAt) => {
+      const entry = this.table[index];
+      if (!entry) return;
+      this.tickSubject.next({ exchange: entry.exchange, market: entry.market, ticker: entry.ticker, bid, ask, bidQty, askQty, exchangeTime, receivedAt });
+    });
+  }
+
+  private onState(event: ConnectionEvent): void {
+    if (event.state === 'closed') this.connections.delete(event.connectionId);
+    else this.connections.set(event.connectionId, event);
+    this.eventSubject.next(event);
+  }
+
+  /** The worker's connections went down with it; the restarted worker dials them again. */
+  private onWorkerExit(exchanges: readonly ExchangeName[], reason: string): void {
+    if (this.closed) return;
+    for (const event of [...this.connections.values()]) {
+      if (!exchanges.includes(event.exchange) || event.state === 'disconnected') continue;
+      this.onState({ ...event, state: 'disconnected', at: this.o.clock.now(), reason: `ingest worker ${reason}` });
+    }
+  }
+}

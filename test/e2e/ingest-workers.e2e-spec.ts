@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_NAMES, type ExchangeName } from '../../src/market-data/exchanges.js';
+import type { WorkerMarketDataSource } from '../../src/market-data/ingest/worker-market-data.source.js';
+import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
+import { QuoteBook } from '../../src/market-data/quote-book.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
+import { startTestApp, type TestApp } from '../utils/test-app.js';
+
+interface ExchangeHealth {
+  connected: boolean;
+  reconnects: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(10);
+  }
+}
+
+/**
+ * Issue 16: the exchanges run in ingest worker threads. Two workers here (the default on this
+ * machine is one per spare core): a worker that dies takes its exchanges' feeds down with it,
+ * /health/market says so, and the restarted worker brings them back while the other worker's
+ * exchanges never notice.
+ */
+describe('ingest workers', () => {
+  let sim: RunningSimulator;
+  let app: TestApp;
+  let source: WorkerMarketDataSource;
+  let book: QuoteBook;
+
+  const health = async (): Promise<Record<string, ExchangeHealth>> =>
+    ((await (await fetch(`${app.baseUrl}/health/market`)).json()) as { exchanges: Record<string, ExchangeHealth> }).exchanges;
+  const putQuote = async (exchange: ExchangeName, bid: number): Promise<void> => {
+    const body = JSON.stringify([{ exchange, market: 'SPOT', ticker: 'BTC-USDT', bid, ask: bid + 1 }]);
+    const res = await fetch(`${sim.url}/_sim/quotes`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+  };
+  const seesQuote = (exchange: ExchangeName, bid: number) => (): Promise<number | undefined> =>
+    Promise.resolve(book.get(exchange, 'SPOT', 'BTC-USDT')?.bid).then((b) => (b === bid ? b : undefined));
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: ['BTC', 'ETH'] });
+    app = await startTestApp({
+      ENABLED_WEBSOCKET: '1',
+      MARKET_SIMULATOR_URL: sim.url,
+      MARKET_RECONNECT_BASE_MS: '50',
+      MARKET_RECONNECT_MAX_MS: '400',
+      SAMPLE_INTERVAL_MS: '0',
+      INGEST_WORKERS: '2',
+    });
+    source = app.app.get<WorkerMarketDataSource>(MARKET_DATA_SOURCE);
+    book = app.app.get(QuoteBook);
+    await until(health, (h) => EXCHANGE_NAMES.every((e) => h[e]?.connected), 20_000);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await sim?.close();
+  });
+
+  it('spreads the five exchanges over the configured workers, each exchange on exactly one', () => {
+    const owned = source.ingestWorkers.map((w) => [...w.exchanges]);
+    expect(owned).toHaveLength(2);
+    expect(owned.flat().sort()).toEqual([...EXCHANGE_NAMES].sort());
+    expect(source.ingestWorkers.every((w) => w.thread !== null)).toBe(true);
+  });
+
+  it('carries quotes from every worker to the quote book, counting what the workers received', async () => {
+    for (const [i, exchange] of EXCHANGE_NAMES.entries()) await putQuote(exchange, 50_000 + i);
+    for (const [i, exchange] of EXCHANGE_NAMES.entries()) await until(seesQuote(exchange, 50_000 + i), (b) => b !== undefined, 5_000);
+    const counts = await until(() => source.counters(), (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0), 3_000);
+    expect(counts.workers).toHaveLength(2);
+    expect(counts.workers.every((w) => w.up && w.batches > 0)).toBe(true);
+  });
+
+  it('restarts a worker that dies: its exchanges show disconnected, then recover; the others stay up', async () => {
+    const victim = source.ingestWorkers.find((w) => w.exchanges.includes('binance'));
+    const other = source.ingestWorkers.find((w) => w !== victim);
+    if (!victim?.thread || !other) throw new Error('expected two running workers');
+    const downExchanges = [...victim.exchanges];
+    const upExchanges = [...other.exchanges];
+    const before = await health();
+
+    await victim.thread.terminate();
+    const during = await until(health, (h) => downExchanges.every((e) => h[e]?.connected === false), 2_000);
+    expect(upExchanges.every((e) => during[e]?.connected)).toBe(true);
+
+    const after = await until(health, (h) => EXCHANGE_NAMES.every((e) => h[e]?.connected), 15_000);
+    expect(victim.restarts).toBe(1);
+    for (const e of downExchanges) expect(after[e]?.reconnects).toBeGreaterThan(before[e]?.reconnects ?? 0);
+    for (const e of upExchanges) expect(after[e]?.reconnects).toBe(before[e]?.reconnects);
+
+    // The restarted worker carries fresh quotes again.
+    await putQuote('binance', 61_000);
+    await until(seesQuote('binance', 61_000), (b) => b !== undefined, 5_000);
+    // REST calls reach the new worker too.
+    expect((await source.listMarkets('binance')).length).toBeGreaterThan(0);
+  });
+});
