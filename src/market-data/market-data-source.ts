@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ExchangeName, Market } from './exchanges.js';
+import type { IngestCounters } from './ingest/worker-market-data.source.js';
 
 /** One best bid/ask update, normalised (D1): the only shape feature modules ever see. */
 export interface QuoteTick {
@@ -102,6 +103,8 @@ export interface MarketDataSource {
   fetchTradingFees?(exchange: ExchangeName): Promise<TradingFee[]>;
   /** Withdrawal/deposit state and fee per currency and network (issue 10); optional as above. */
   fetchNetworks?(exchange: ExchangeName): Promise<CurrencyNetwork[]>;
+  /** What the ingest side counted (quotes received and conflated, worker health); for metrics. */
+  ingestCounters?(): IngestCounters;
   /** Starts realtime feeds for these tickers; feeds live until `close()`. */
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void;
   close(): Promise<void>;

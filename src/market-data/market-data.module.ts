@@ -13,6 +13,7 @@ import { MarketSampleRepository } from './market-sample.repository.js';
 import { QuoteBook } from './quote-book.js';
 import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
 import { SampleRecorderJob } from './sample-recorder.job.js';
+import { TickLatency } from './tick-latency.js';
 
 /**
  * The market-data core: source (ccxt), quote book, tick bus, feed health and the sample
@@ -52,6 +53,7 @@ import { SampleRecorderJob } from './sample-recorder.job.js';
         }),
     },
     FundingRateBook,
+    TickLatency,
     MarketDataService,
     MarketDataMetrics,
     MarketSampleRepository,

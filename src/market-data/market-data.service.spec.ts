@@ -1,3 +1,4 @@
+import { TickLatency } from './tick-latency.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
 import { toAppConfig, validateEnv } from '../config/validate-env.js';
@@ -34,7 +35,7 @@ describe('MarketDataService with a fake source', () => {
   });
 
   const start = async (env: Record<string, string>): Promise<MarketDataService> => {
-    service = new MarketDataService(configOf(env), source, book);
+    service = new MarketDataService(configOf(env), source, book, new TickLatency(), { now: () => Date.now() });
     service.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(0);
     return service;

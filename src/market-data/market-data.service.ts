@@ -3,10 +3,12 @@ import type { Subscription } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { MarketDataConfig } from '../config/market-data-config.js';
 import type { ExchangeName } from './exchanges.js';
-import { MARKET_DATA_SOURCE } from './market-data.constants.js';
+import { MARKET_CLOCK, MARKET_DATA_SOURCE } from './market-data.constants.js';
 import type { MarketDataSource, MarketListing } from './market-data-source.js';
 import { FeedHealth, type ExchangeHealth } from './feed-health.js';
 import { QuoteBook } from './quote-book.js';
+import { TickLatency } from './tick-latency.js';
+import type { Clock } from './clock.js';
 import { selectUniverse, tickersListed } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
 
@@ -29,6 +31,8 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     @Inject(APP_CONFIG) appConfig: AppConfig,
     @Inject(MARKET_DATA_SOURCE) private readonly source: MarketDataSource,
     private readonly book: QuoteBook,
+    private readonly latency: TickLatency,
+    @Inject(MARKET_CLOCK) private readonly clock: Clock,
   ) {
     this.config = appConfig.marketData;
     this.health = new FeedHealth(this.config.exchanges);
@@ -37,7 +41,10 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
   onApplicationBootstrap(): void {
     if (!this.config.websocketEnabled) return;
     this.subscriptions.push(
-      this.source.ticks.subscribe((tick) => this.book.apply(tick)),
+      this.source.ticks.subscribe((tick) => {
+        this.latency.recordTick(tick, this.clock.now());
+        this.book.apply(tick);
+      }),
       this.source.connectionEvents.subscribe((event) => this.health.onEvent(event)),
     );
     // In the background: the HTTP server must come up even while exchanges are unreachable.

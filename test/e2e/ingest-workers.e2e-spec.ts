@@ -76,9 +76,27 @@ describe('ingest workers', () => {
   it('carries quotes from every worker to the quote book, counting what the workers received', async () => {
     for (const [i, exchange] of EXCHANGE_NAMES.entries()) await putQuote(exchange, 50_000 + i);
     for (const [i, exchange] of EXCHANGE_NAMES.entries()) await until(seesQuote(exchange, 50_000 + i), (b) => b !== undefined, 5_000);
-    const counts = await until(() => source.counters(), (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0), 3_000);
+    const counts = await until(() => source.ingestCounters(), (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0), 3_000);
     expect(counts.workers).toHaveLength(2);
     expect(counts.workers.every((w) => w.up && w.batches > 0)).toBe(true);
+  });
+
+  it('exposes ingest counters, per-stage tick latency and both threads\' event-loop delay on /metrics', async () => {
+    // binance perpetual bookTicker messages carry the exchange's timestamps (E, T).
+    const body = JSON.stringify([{ exchange: 'binance', market: 'FUTURES', ticker: 'BTC-USDT', bid: 70_000, ask: 70_001 }]);
+    await fetch(`${sim.url}/_sim/quotes`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+    await until(() => book.get('binance', 'FUTURES', 'BTC-USDT')?.bid, (b) => b === 70_000, 5_000);
+    const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    const value = (line: string): number => Number(new RegExp(`^${line.replace(/[{}+.]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    for (const e of EXCHANGE_NAMES) expect(value(`market_ingest_received_total{exchange="${e}"}`)).toBeGreaterThan(0);
+    expect(value('market_ingest_conflated_total{exchange="binance"}')).toBeGreaterThanOrEqual(0);
+    expect(value('market_tick_latency_seconds_count{stage="worker_to_book",exchange="binance"}')).toBeGreaterThan(0);
+    expect(value('market_tick_latency_seconds_count{stage="exchange_to_book",exchange="binance"}')).toBeGreaterThan(0);
+    expect(value('market_tick_latency_seconds_bucket{stage="worker_to_book",exchange="binance",le="+Inf"}')).toBe(
+      value('market_tick_latency_seconds_count{stage="worker_to_book",exchange="binance"}'),
+    );
+    expect(text).toMatch(/^market_ingest_worker_event_loop_delay_p99_seconds\{worker="[a-z,]+"\} \S+$/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \S+$/m);
   });
 
   it('restarts a worker that dies: its exchanges show disconnected, then recover; the others stay up', async () => {

@@ -104,7 +104,7 @@ export class WorkerMarketDataSource implements MarketDataSource {
     return this.workers;
   }
 
-  counters(): IngestCounters {
+  ingestCounters(): IngestCounters {
     const received = Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, 0])) as Record<ExchangeName, number>;
     const conflated = { ...received };
     const workers: IngestCounters['workers'] = [];
