@@ -6,7 +6,11 @@ import { MarketCostsBook } from './market-costs.book.js';
 /** Issue 10: fees and network states are refreshed every 10 minutes. */
 export const COSTS_REFRESH_MS = 10 * 60 * 1000;
 
-/** Thin scheduler for the route costs; runs only while the history recorder, their one reader, does. */
+/**
+ * Thin scheduler for the route costs; runs only while the history recorder, their one reader,
+ * has quotes to record: with the feeds off (no ENABLED_WEBSOCKET and no simulator) there are
+ * none, and calling the exchanges would only start an ingest worker for nothing.
+ */
 @Injectable()
 export class MarketCostsJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MarketCosts');
@@ -18,7 +22,8 @@ export class MarketCostsJob implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.history.recorderEnabled) return;
+    const { websocketEnabled, simulatorUrl } = this.config.marketData;
+    if (!this.config.history.recorderEnabled || !(websocketEnabled || simulatorUrl !== null)) return;
     // Not awaited: a slow exchange must not hold the start up; until then the D8 defaults apply.
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), COSTS_REFRESH_MS);

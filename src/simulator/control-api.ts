@@ -1,12 +1,13 @@
 import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 import {
-  validateDrop, validateFault, validatePause, validateQuotes, validateWalk, type Validated,
+  validateDrop, validateFault, validateLoad, validatePause, validateQuotes, validateWalk, type Validated,
 } from './control-validation.js';
 import { baseOf } from './exchanges/protocol.js';
 import { nextFundingTimeOf } from './funding-state.js';
 import { validateFunding } from './funding-validation.js';
 import { validateNetworks } from './network-state.js';
 import type { MarketState } from './market-state.js';
+import type { LoadGenerator } from './load-generator.js';
 import type { RandomWalk } from './random-walk.js';
 import type { WsHub } from './ws-hub.js';
 
@@ -19,6 +20,7 @@ export interface ControlDeps {
   state: MarketState;
   hub: WsHub;
   walk: RandomWalk;
+  load: LoadGenerator;
   defaultWalkIntervalMs: number;
   /** Exchanges whose REST API answers 503 (POST /_sim/outage), for collector fault tests. */
   restDown: Set<ExchangeName>;
@@ -89,6 +91,12 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       else deps.walk.stop();
       return { enabled, intervalMs: enabled ? deps.walk.intervalMs : null };
     }),
+  'POST /_sim/load': (deps, body) =>
+    unwrap(validateLoad(body), (options) => {
+      deps.load.start(options);
+      return { rate: deps.load.rate, sent: deps.load.sent };
+    }),
+  'GET /_sim/load': (deps) => ({ status: 200, body: { rate: deps.load.rate, sent: deps.load.sent } }),
   'PUT /_sim/funding': (deps, body) =>
     unwrap(validateFunding(body, known(deps)), (updates) => ({ applied: updates.map((u) => deps.state.funding.apply(u)).length })),
   'GET /_sim/funding': (deps) => ({ status: 200, body: fundingState(deps) }),

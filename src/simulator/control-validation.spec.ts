@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  validateDrop, validateFault, validatePause, validateQuotes, validateWalk,
+  validateDrop, validateFault, validatePause, validateQuotes, validateWalk, validateLoad,
 } from './control-validation.js';
 
 const KNOWN = new Set(['BTC-USDT', 'ETH-USDT']);
@@ -73,5 +73,15 @@ describe('validateDrop / validateFault / validateWalk', () => {
     expect(validateWalk({ enabled: true, intervalMs: 10 })).toEqual({ ok: false, message: 'intervalMs must be an integer from 50 to 60000' });
     expect(validateWalk({ enabled: true, intervalMs: 100.5 })).toMatchObject({ ok: false });
     expect(validateWalk({})).toEqual({ ok: false, message: 'enabled is required' });
+  });
+
+  it('load takes a whole rate up to 200000 and an optional burst share', () => {
+    expect(validateLoad({ rate: 40_000 })).toEqual({ ok: true, value: { rate: 40_000 } });
+    expect(validateLoad({ rate: 0 })).toEqual({ ok: true, value: { rate: 0 } });
+    expect(validateLoad({ rate: 1000, burstShare: 0.5 })).toEqual({ ok: true, value: { rate: 1000, burstShare: 0.5 } });
+    expect(validateLoad({ rate: 200_001 })).toEqual({ ok: false, message: 'rate must be an integer from 0 to 200000' });
+    expect(validateLoad({ rate: 1.5 })).toMatchObject({ ok: false });
+    expect(validateLoad({ rate: 10, burstShare: 0.05 })).toEqual({ ok: false, message: 'burstShare must be a number from 0.1 to 1' });
+    expect(validateLoad([])).toEqual({ ok: false, message: 'Invalid request body' });
   });
 });

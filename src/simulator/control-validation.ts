@@ -135,3 +135,17 @@ export function validateWalk(body: unknown): Validated<{ enabled: boolean; inter
   }
   return { ok: true, value: { enabled: enabled.value, intervalMs: interval } };
 }
+
+export const LOAD_RATE_MAX = 200_000;
+
+/** `POST /_sim/load {rate, burstShare?}`: rate 0 stops load mode. */
+export function validateLoad(body: unknown): Validated<{ rate: number; burstShare?: number }> {
+  if (!isObject(body)) return fail('Invalid request body');
+  const { rate, burstShare } = body;
+  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 0 || rate > LOAD_RATE_MAX) {
+    return fail(`rate must be an integer from 0 to ${LOAD_RATE_MAX}`);
+  }
+  if (burstShare === undefined || burstShare === null) return { ok: true, value: { rate } };
+  if (typeof burstShare !== 'number' || !(burstShare >= 0.1 && burstShare <= 1)) return fail('burstShare must be a number from 0.1 to 1');
+  return { ok: true, value: { rate, burstShare } };
+}

@@ -14,9 +14,10 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk });
+  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate });
   console.log(
-    `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}); ` +
+    `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
+      `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}); ` +
       `control API under /_sim/`,
   );
   const shutdown = (): void => {

@@ -4,12 +4,12 @@ import { loadSimulatorConfig } from './simulator-config.js';
 
 describe('loadSimulatorConfig', () => {
   it('defaults: port 8090, the twenty symbols, no walk', () => {
-    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false });
+    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false, rate: 0 });
   });
 
-  it('reads SIM_PORT, SIM_SYMBOLS in any pair form, SIM_WALK', () => {
-    expect(loadSimulatorConfig({ SIM_PORT: '18090', SIM_SYMBOLS: 'btc, ETHUSDT,sol-usdt,BTC', SIM_WALK: '1' }))
-      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true });
+  it('reads SIM_PORT, SIM_SYMBOLS in any pair form, SIM_WALK, SIM_RATE', () => {
+    expect(loadSimulatorConfig({ SIM_PORT: '18090', SIM_SYMBOLS: 'btc, ETHUSDT,sol-usdt,BTC', SIM_WALK: '1', SIM_RATE: '40000' }))
+      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true, rate: 40_000 });
   });
 
   it.each([
@@ -17,6 +17,9 @@ describe('loadSimulatorConfig', () => {
     [{ SIM_PORT: '70000' }, 'SIM_PORT'],
     [{ SIM_SYMBOLS: 'BTC,???' }, 'SIM_SYMBOLS'],
     [{ SIM_WALK: 'maybe' }, 'SIM_WALK'],
+    [{ SIM_RATE: '-1' }, 'SIM_RATE'],
+    [{ SIM_RATE: '200001' }, 'SIM_RATE'],
+    [{ SIM_RATE: 'fast' }, 'SIM_RATE'],
   ])('names the bad variable: %j', (env, variable) => {
     expect(() => loadSimulatorConfig(env)).toThrow(variable);
   });

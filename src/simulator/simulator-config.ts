@@ -1,3 +1,4 @@
+import { LOAD_RATE_MAX } from './control-validation.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 
 /**
@@ -8,6 +9,8 @@ export interface SimulatorConfig {
   port: number;
   symbols: string[];
   walk: boolean;
+  /** SIM_RATE: load mode, messages per second (0: off). */
+  rate: number;
 }
 
 export class InvalidSimulatorEnvError extends Error {
@@ -48,6 +51,17 @@ function parseFlag(raw: string | undefined): boolean {
   throw new InvalidSimulatorEnvError('SIM_WALK', 'must be 1, 0, true or false');
 }
 
+function parseRate(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 0;
+  const rate = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || rate > LOAD_RATE_MAX) {
+    throw new InvalidSimulatorEnvError('SIM_RATE', `must be an integer from 0 to ${LOAD_RATE_MAX} (messages per second)`);
+  }
+  return rate;
+}
+
 export function loadSimulatorConfig(env: Record<string, string | undefined>): SimulatorConfig {
-  return { port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK) };
+  return {
+    port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate: parseRate(env.SIM_RATE),
+  };
 }

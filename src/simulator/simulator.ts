@@ -5,6 +5,7 @@ import { errorReply, handleControl, type ControlDeps } from './control-api.js';
 import { EXCHANGE_PROTOCOLS } from './exchanges/index.js';
 import type { ExchangeProtocol } from './exchanges/protocol.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
+import { LoadGenerator } from './load-generator.js';
 import { MarketState } from './market-state.js';
 import { RandomWalk, seededRng } from './random-walk.js';
 import { WsHub } from './ws-hub.js';
@@ -19,6 +20,8 @@ export interface SimulatorOptions {
   walkIntervalMs?: number;
   /** Seed of the random walk (reproducible demos and tests). */
   seed?: number;
+  /** Load mode: messages per second in total over every subscribed market (0: off). */
+  rate?: number;
 }
 
 export interface RunningSimulator {
@@ -106,8 +109,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const state = new MarketState(options.symbols ?? DEFAULT_SIM_SYMBOLS);
   const hub = new WsHub(state);
   const walk = new RandomWalk(state, seededRng(options.seed ?? Date.now()));
+  const load = new LoadGenerator(() => hub.loadTargets());
   const deps: ControlDeps = {
-    state, hub, walk, defaultWalkIntervalMs: options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS, restDown: new Set(),
+    state, hub, walk, load, defaultWalkIntervalMs: options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS, restDown: new Set(),
   };
   const server: Server = createServer((req, res) => {
     onRequest(deps, req, res).catch(() => sendJson(res, 500, errorReply(500, 'internal error').body));
@@ -119,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     server.listen(options.port, host, resolve);
   });
   if (options.walk) walk.start(deps.defaultWalkIntervalMs);
+  if (options.rate) load.start({ rate: options.rate });
   const { port } = server.address() as AddressInfo;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
@@ -127,6 +132,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     state,
     close: async () => {
       walk.stop();
+      load.stop();
       hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 import type { ExchangeProtocol, Subscription, WsSession } from './exchanges/protocol.js';
 import type { MarketState, SimQuote } from './market-state.js';
+import { type FrameTemplate, type LoadTarget, templatesOf } from './load-generator.js';
 
 /** How often every subscribed market is re-sent, as live exchanges do even without changes. */
 export const RESEND_INTERVAL_MS = 1_000;
@@ -42,6 +44,7 @@ export class WsHub {
   );
   private readonly resendTimer: NodeJS.Timeout;
   private readonly unlisten: () => void;
+  private readonly templates = new Map<string, [FrameTemplate, FrameTemplate]>();
   private nextId = 1;
 
   constructor(private readonly state: MarketState) {
@@ -78,6 +81,23 @@ export class WsHub {
       .filter((c) => c.protocol.name === exchange)
       .map((c) => ({ id: c.id, path: `/${c.session.host}${c.session.path}`, openedAt: new Date(c.openedAt).toISOString(), subscriptions: c.subscriptions.size }));
     return { faults, connections };
+  }
+
+  /** Every subscribed market of every open connection, with its pre-serialised load-mode frames. */
+  loadTargets(): LoadTarget[] {
+    const targets: LoadTarget[] = [];
+    for (const c of this.connections) {
+      const send = (frames: readonly string[]): void => this.sendBatch(c, frames);
+      for (const s of c.subscriptions.values()) {
+        const quote = this.state.get(c.protocol.name, s.market, s.ticker);
+        if (!quote || this.state.isPaused(quote)) continue;
+        const key = `${c.protocol.name}|${subKey(s)}`;
+        let templates = this.templates.get(key);
+        if (!templates) this.templates.set(key, (templates = templatesOf(c.protocol, this.state, quote)));
+        targets.push({ key, send, market: s.market, templates });
+      }
+    }
+    return targets;
   }
 
   close(): void {
@@ -122,15 +142,27 @@ export class WsHub {
     }
   }
 
+  /** Re-sends carry the send time as their exchange time, as a live venue's event time would. */
   private resendAll(): void {
+    const now = Date.now();
     for (const c of this.connections) {
-      for (const s of c.subscriptions.values()) this.pushOne(c, s);
+      for (const s of c.subscriptions.values()) this.pushOne(c, s, now);
     }
   }
 
-  private pushOne(c: Connection, s: Subscription): void {
+  private pushOne(c: Connection, s: Subscription, now?: number): void {
     const quote = this.state.get(c.protocol.name, s.market, s.ticker);
-    if (quote && !this.state.isPaused(quote)) this.push(c, quote);
+    if (quote && !this.state.isPaused(quote)) this.push(c, now === undefined ? quote : { ...quote, updatedAt: now });
+  }
+
+  /** Load-mode frames of one connection, written together (one corked write, not one per frame). */
+  private sendBatch(c: Connection, frames: readonly string[]): void {
+    const faults = this.faultsOf(c.protocol);
+    if (faults.silent || faults.stalled || c.socket.readyState !== c.socket.OPEN) return;
+    const raw = (c.socket as unknown as { _socket?: Socket })._socket;
+    raw?.cork();
+    for (const frame of frames) c.socket.send(frame);
+    raw?.uncork();
   }
 
   private push(c: Connection, quote: SimQuote): void {

@@ -99,6 +99,21 @@ describe('ingest workers', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \S+$/m);
   });
 
+  it('takes the simulator\'s load mode: everything it sends arrives through the real ccxt clients', async () => {
+    const sent = async (): Promise<number> => ((await (await fetch(`${sim.url}/_sim/load`)).json()) as { sent: number }).sent;
+    const received = (): number => EXCHANGE_NAMES.reduce((n, e) => n + source.ingestCounters().received[e], 0);
+    const [sent0, received0] = [await sent(), received()];
+    const post = (rate: number) =>
+      fetch(`${sim.url}/_sim/load`, { method: 'POST', body: JSON.stringify({ rate }), headers: { 'content-type': 'application/json' } });
+    expect((await post(2_000)).status).toBe(200);
+    await sleep(1_000);
+    expect((await post(0)).status).toBe(200);
+    const loadSent = (await sent()) - sent0;
+    expect(loadSent).toBeGreaterThanOrEqual(1_500);
+    // Stats reach the serving thread once a second; the 1 s re-sends only add to what arrives.
+    await until(received, (n) => n - received0 >= loadSent, 5_000);
+  });
+
   it('restarts a worker that dies: its exchanges show disconnected, then recover; the others stay up', async () => {
     const victim = source.ingestWorkers.find((w) => w.exchanges.includes('binance'));
     const other = source.ingestWorkers.find((w) => w !== victim);
@@ -121,5 +136,19 @@ describe('ingest workers', () => {
     await until(seesQuote('binance', 61_000), (b) => b !== undefined, 5_000);
     // REST calls reach the new worker too.
     expect((await source.listMarkets('binance')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('ingest workers with the feeds off', () => {
+  it('starts no worker (so ccxt is never loaded) when neither ENABLED_WEBSOCKET nor a simulator is set', async () => {
+    const app = await startTestApp({ ENABLED_WEBSOCKET: '0' });
+    try {
+      await sleep(300); // past start-up, where the jobs make their first calls
+      const source = app.app.get<WorkerMarketDataSource>(MARKET_DATA_SOURCE);
+      expect(source.ingestWorkers.length).toBeGreaterThan(0);
+      expect(source.ingestWorkers.every((w) => w.thread === null)).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -66,6 +66,15 @@ describe('TickAccumulator', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('sends as soon as a quote arrives flushMs after the batch began, timer or not (a burst blocks timers)', () => {
+    acc.quote(0, 1, 2, 1, 1, 1, 1_000);
+    acc.quote(1, 1, 2, 1, 1, 1, 1_004);
+    expect(sent).toHaveLength(0);
+    acc.quote(7, 1, 2, 1, 1, 1, 1_005);
+    expect(rows(sent[0] ?? new Float64Array()).map((r) => r[0])).toEqual([0, 1, 7]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('ignores markets it was not told about, and grows for markets added later', () => {
     acc.quote(5, 1, 2, 1, 1, 1, 1);
     acc.quote(99, 1, 2, 1, 1, 1, 1);

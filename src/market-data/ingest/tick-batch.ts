@@ -10,7 +10,11 @@ import type { QuoteSink } from '../ccxt/feed-connection.js';
 export const TICK_STRIDE = 7;
 
 export interface BatchPolicy {
-  /** A batch is sent at most this long after its first quote. */
+  /**
+   * A batch is sent at most this long after its first quote: by a timer when the feeds go
+   * quiet, and by the next quote's receive time while a burst keeps the worker's loop busy
+   * (a timer cannot fire until the burst's socket reads are done).
+   */
   flushMs: number;
   /** ... or as soon as it holds this many markets. */
   maxMarkets: number;
@@ -36,6 +40,7 @@ export class TickAccumulator implements QuoteSink {
   private order = new Int32Array(0);
   private exchangeOf = new Int8Array(0);
   private count = 0;
+  private firstAt = 0;
   private timer: NodeJS.Timeout | null = null;
   readonly counts: AccumulatorCounts;
 
@@ -62,6 +67,7 @@ export class TickAccumulator implements QuoteSink {
       this.counts.conflated[exchange]++;
     } else {
       this.pending[index] = 1;
+      if (this.count === 0) this.firstAt = receivedAt;
       this.order[this.count++] = index;
     }
     const o = index * (TICK_STRIDE - 1);
@@ -72,7 +78,7 @@ export class TickAccumulator implements QuoteSink {
     latest[o + 3] = askQty;
     latest[o + 4] = exchangeTime;
     latest[o + 5] = receivedAt;
-    if (this.count >= this.policy.maxMarkets) this.flush();
+    if (this.count >= this.policy.maxMarkets || receivedAt - this.firstAt >= this.policy.flushMs) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.policy.flushMs);
   }
 
