@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES } from '../exchanges.js';
-import { createExchangeClient, quoteVolumeOf, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
+import { CCXT_VERSION, createExchangeClient, quoteVolumeOf, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
 
 const SIM = 'http://127.0.0.1:18090';
 
@@ -9,6 +10,19 @@ function allStrings(value: unknown): string[] {
   if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(allStrings);
   return [];
 }
+
+describe('ccxt classes loaded by file', () => {
+  it('package.json pins exactly the ccxt version whose file layout exchange-clients relies on', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.ccxt).toBe(CCXT_VERSION);
+  });
+
+  it.each(EXCHANGE_NAMES)('%s: the class is ccxt\'s pro client of that exchange', (name) => {
+    const client = createExchangeClient(name);
+    expect(client.id).toBe(name);
+    expect(client.has.watchBidsAsks).toBe(true);
+  });
+});
 
 describe('createExchangeClient', () => {
   it.each(EXCHANGE_NAMES)('%s: every api URL points at the simulator, original host first', (name) => {

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import ccxt, { type Exchange, type MarketInterface, type Ticker } from 'ccxt';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Exchange, MarketInterface, Ticker } from 'ccxt';
 import type { ExchangeCredentials } from '../../config/exchange-credentials.js';
 import type { ExchangeName } from '../exchanges.js';
 
@@ -23,13 +27,30 @@ export interface ExchangeClientOptions {
 
 type ProConstructor = new (config?: Record<string, unknown>) => Exchange;
 
-const PRO_CLASSES: Readonly<Record<ExchangeName, ProConstructor>> = {
-  binance: ccxt.pro.binance,
-  bybit: ccxt.pro.bybit,
-  okx: ccxt.pro.okx,
-  gate: ccxt.pro.gate,
-  bitget: ccxt.pro.bitget,
-};
+/** The ccxt version whose file layout `loadProClasses` relies on (package.json pins it exactly). */
+export const CCXT_VERSION = '4.5.84';
+
+/**
+ * The five pro classes, loaded by file. `import 'ccxt'` evaluates all of its ~110 exchanges:
+ * 44 MB of heap and 0.5 s in every ingest worker; the five we use by themselves take 16 MB and
+ * 0.2 s (BENCHMARKS.md, issue 16). ccxt's `exports` map exposes only its root, so the files are
+ * reached by path from the package's own folder, and the pinned version is checked: a ccxt
+ * upgrade must re-check this layout (js/src/pro/<exchange>.js, default export the class).
+ */
+async function loadProClasses(): Promise<Readonly<Record<ExchangeName, ProConstructor>>> {
+  // The CommonJS entry is <root>/dist/ccxt.cjs.
+  const root = path.dirname(path.dirname(createRequire(import.meta.url).resolve('ccxt')));
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  if (version !== CCXT_VERSION) throw new Error(`ccxt ${version} is installed; exchange-clients.ts is written for ${CCXT_VERSION}`);
+  const load = async (name: ExchangeName): Promise<ProConstructor> => {
+    const mod = (await import(pathToFileURL(path.join(root, 'js', 'src', 'pro', `${name}.js`)).href)) as { default: ProConstructor };
+    return mod.default;
+  };
+  const [binance, bybit, okx, gate, bitget] = await Promise.all([load('binance'), load('bybit'), load('okx'), load('gate'), load('bitget')]);
+  return { binance, bybit, okx, gate, bitget };
+}
+
+const PRO_CLASSES = await loadProClasses();
 
 // Only the market types the service uses, so loadMarkets makes the fewest REST calls
 // (docs: /work/shared/notes/ccxt-offline.md). Currencies are not needed for quotes or volumes.
