@@ -129,6 +129,13 @@ export class EnvDto {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384' })
+  @Min(128, { message: 'INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384' })
+  @Max(16384, { message: 'INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384' })
+  INGEST_WORKER_HEAP_MB: number = 224;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
   @Min(0, { message: 'SAMPLE_INTERVAL_MS must be 0 (off) or an integer of at least 100' })
   SAMPLE_INTERVAL_MS: number = 5000;

@@ -15,4 +15,10 @@ describe('market-data config: INGEST_WORKERS', () => {
     expect(() => validateEnv({ INGEST_WORKERS: value })).toThrow(InvalidEnvironmentError);
     expect(() => validateEnv({ INGEST_WORKERS: value })).toThrow('INGEST_WORKERS must be an integer from 1 to 5');
   });
+
+  it('INGEST_WORKER_HEAP_MB defaults to 224 and is bounded', () => {
+    expect(toAppConfig(validateEnv({})).marketData.ingestWorkerHeapMb).toBe(224);
+    expect(toAppConfig(validateEnv({ INGEST_WORKER_HEAP_MB: '512' })).marketData.ingestWorkerHeapMb).toBe(512);
+    expect(() => validateEnv({ INGEST_WORKER_HEAP_MB: '64' })).toThrow('INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384');
+  });
 });

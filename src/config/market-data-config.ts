@@ -26,6 +26,8 @@ export interface MarketDataConfig {
   sampleRetentionDays: number;
   /** Worker threads running the exchanges (INGEST_WORKERS; default one per spare core, at least one). */
   ingestWorkers: number;
+  /** Old-generation limit of each ingest worker in MB (INGEST_WORKER_HEAP_MB). */
+  ingestWorkerHeapMb: number;
 }
 
 export interface MarketDataEnv extends CredentialsEnv {
@@ -41,6 +43,7 @@ export interface MarketDataEnv extends CredentialsEnv {
   SAMPLE_INTERVAL_MS: number;
   SAMPLE_RETENTION_DAYS: number;
   INGEST_WORKERS?: number;
+  INGEST_WORKER_HEAP_MB: number;
 }
 
 const splitList = (value: string): string[] =>
@@ -91,5 +94,6 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     sampleIntervalMs: env.SAMPLE_INTERVAL_MS,
     sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
     ingestWorkers: env.INGEST_WORKERS ?? Math.max(1, availableParallelism() - 1),
+    ingestWorkerHeapMb: env.INGEST_WORKER_HEAP_MB,
   };
 }

@@ -37,6 +37,7 @@ import { TickLatency } from './tick-latency.js';
       useFactory: ({ marketData: c }: AppConfig, clock: Clock) =>
         new WorkerMarketDataSource({
           workers: c.ingestWorkers,
+          heapMb: c.ingestWorkerHeapMb,
           exchanges: c.exchanges,
           credentials: c.credentials,
           worker: {

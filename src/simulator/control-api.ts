@@ -94,9 +94,9 @@ const ROUTES: Readonly<Record<string, Handler>> = {
   'POST /_sim/load': (deps, body) =>
     unwrap(validateLoad(body), (options) => {
       deps.load.start(options);
-      return { rate: deps.load.rate, sent: deps.load.sent };
+      return { rate: deps.load.rate, sent: deps.load.sent, framesSent: deps.hub.framesSent };
     }),
-  'GET /_sim/load': (deps) => ({ status: 200, body: { rate: deps.load.rate, sent: deps.load.sent } }),
+  'GET /_sim/load': (deps) => ({ status: 200, body: { rate: deps.load.rate, sent: deps.load.sent, framesSent: deps.hub.framesSent } }),
   'PUT /_sim/funding': (deps, body) =>
     unwrap(validateFunding(body, known(deps)), (updates) => ({ applied: updates.map((u) => deps.state.funding.apply(u)).length })),
   'GET /_sim/funding': (deps) => ({ status: 200, body: fundingState(deps) }),

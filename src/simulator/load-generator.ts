@@ -64,7 +64,7 @@ export class LoadGenerator {
   private flip = 0;
   private secondStart = 0;
   private sentThisSecond = 0;
-  private options: Required<LoadOptions> = { rate: 0, stepMs: 5, burstShare: 0.3 };
+  private options: Required<LoadOptions> = { rate: 0, stepMs: 5, burstShare: 0.2 };
   /** Messages sent since the simulator started. */
   sent = 0;
 
@@ -77,7 +77,7 @@ export class LoadGenerator {
   start(options: LoadOptions): void {
     this.stop();
     if (options.rate <= 0) return;
-    this.options = { stepMs: 5, burstShare: 0.3, ...options };
+    this.options = { stepMs: 5, burstShare: 0.2, ...options };
     this.targets = this.collectTargets();
     this.secondStart = this.now();
     this.sentThisSecond = 0;

@@ -9,6 +9,8 @@ import { type FrameTemplate, type LoadTarget, templatesOf } from './load-generat
 
 /** How often every subscribed market is re-sent, as live exchanges do even without changes. */
 export const RESEND_INTERVAL_MS = 1_000;
+/** The re-sends are spread over the interval in this many slices, not sent in one burst. */
+const RESEND_SLICES = 10;
 
 interface Connection {
   id: number;
@@ -45,11 +47,14 @@ export class WsHub {
   private readonly resendTimer: NodeJS.Timeout;
   private readonly unlisten: () => void;
   private readonly templates = new Map<string, [FrameTemplate, FrameTemplate]>();
+  private nextSlice = 0;
   private nextId = 1;
+  /** Quote frames pushed to clients since start (load mode, walk, re-sends, control API). */
+  framesSent = 0;
 
   constructor(private readonly state: MarketState) {
     this.unlisten = state.onQuote((quote) => this.broadcast(quote));
-    this.resendTimer = setInterval(() => this.resendAll(), RESEND_INTERVAL_MS);
+    this.resendTimer = setInterval(() => this.resendSlice(), RESEND_INTERVAL_MS / RESEND_SLICES);
     this.resendTimer.unref();
   }
 
@@ -142,11 +147,18 @@ export class WsHub {
     }
   }
 
-  /** Re-sends carry the send time as their exchange time, as a live venue's event time would. */
-  private resendAll(): void {
+  /**
+   * Every tick re-sends one slice of each connection's subscriptions, so each market is re-sent
+   * once per RESEND_INTERVAL_MS without a burst. Re-sends carry the send time as their exchange
+   * time, as a live venue's event time would.
+   */
+  private resendSlice(): void {
+    const slice = this.nextSlice;
+    this.nextSlice = (slice + 1) % RESEND_SLICES;
     const now = Date.now();
     for (const c of this.connections) {
-      for (const s of c.subscriptions.values()) this.pushOne(c, s, now);
+      let i = 0;
+      for (const s of c.subscriptions.values()) if (i++ % RESEND_SLICES === slice) this.pushOne(c, s, now);
     }
   }
 
@@ -163,12 +175,14 @@ export class WsHub {
     raw?.cork();
     for (const frame of frames) c.socket.send(frame);
     raw?.uncork();
+    this.framesSent += frames.length;
   }
 
   private push(c: Connection, quote: SimQuote): void {
     const faults = this.faultsOf(c.protocol);
     if (faults.silent || faults.stalled) return;
     this.send(c.socket, c.protocol.render(quote, this.state));
+    this.framesSent++;
   }
 
   private send(socket: WebSocket, text: string): void {

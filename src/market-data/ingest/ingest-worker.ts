@@ -23,6 +23,8 @@ export interface IngestWorkerOptions {
   stableAfterMs: number;
   /** How long close() waits for the worker to close its feeds before terminating it. */
   closeTimeoutMs: number;
+  /** V8 heap limits of the worker thread (see WORKER_YOUNG_GENERATION_MB). */
+  heap: { oldGenerationMb: number; youngGenerationMb: number };
   hooks: IngestWorkerHooks;
   random?: () => number;
 }
@@ -128,6 +130,7 @@ export class IngestWorker {
     const worker = new Worker(this.o.script.filename, {
       workerData: this.o.config,
       execArgv: this.o.script.execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: this.o.heap.oldGenerationMb, maxYoungGenerationSizeMb: this.o.heap.youngGenerationMb },
       name: `ingest:${this.o.config.exchanges.join(',')}`,
     });
     this.worker = worker;

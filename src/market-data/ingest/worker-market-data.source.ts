@@ -17,9 +17,20 @@ import { IngestWorker } from './ingest-worker.js';
 import { forEachTick } from './tick-batch.js';
 import type { WorkerScript } from './worker-script.js';
 
+/**
+ * Young generation of each ingest worker, in MB. ccxt allocates a few KB per message (the parsed
+ * update, its `info`, strings) and keeps each update until the market's next one, a fraction of a
+ * second later. With V8's default young generation those updates outlive a scavenge, are promoted
+ * and die in the old generation, whose collections then cost more CPU than the rest of the
+ * worker's own work; with 96 MB they die young (BENCHMARKS.md, issue 16).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 96;
+
 export interface WorkerSourceOptions {
   /** Worker threads; the exchanges are spread over them round-robin. */
   workers: number;
+  /** Old-generation limit of each worker, MB (INGEST_WORKER_HEAP_MB). */
+  heapMb: number;
   exchanges: readonly ExchangeName[];
   /** Everything a worker needs but its exchanges and their keys. */
   worker: Omit<IngestWorkerConfig, 'exchanges' | 'credentials'>;
@@ -149,6 +160,7 @@ export class WorkerMarketDataSource implements MarketDataSource {
       restart: this.o.restart,
       stableAfterMs: this.o.stableAfterMs ?? 30_000,
       closeTimeoutMs: this.o.closeTimeoutMs ?? 5_000,
+      heap: { oldGenerationMb: this.o.heapMb, youngGenerationMb: WORKER_YOUNG_GENERATION_MB },
       hooks: {
         onBatch: (batch) => this.applyBatch(batch),
         onState: (event) => this.onState(event),

@@ -1,0 +1,273 @@
+// `npm run bench:ingest` (issue 16): the built service in its own process, fed by the simulator
+// in its own process over loopback websockets, both as D12 runs them. One run prints:
+//  1. ccxt's own per-message cost (JSON.parse + the exchange class's handleMessage into its
+//     bid/ask store), measured in this run on frames the simulator renders, per exchange;
+//  2. default cadence over BENCH_BASES bases (302 → 3,020 markets, the simulator's walk every
+//     500 ms plus its 1 s re-send): quotes/s, service CPU per quote (all threads, /proc), CPU per
+//     thread, the ratio to (1), RSS, latency exchange → quote book;
+//  3. load mode (SIM_RATE, BENCH_RATE msg/s for BENCH_LOAD_SECONDS): sustained quotes/s, backlog
+//     (simulator sent - service received), p50/p99 exchange time → quote book;
+//  4. RSS of a service with the feeds off.
+// PostgreSQL from BENCH_DATABASE_URL (default: a fresh database on 127.0.0.1:5432), as the
+// targets are stated for it. BENCH_SKIP_LOAD=1 skips (3).
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
+const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const BASES = Number(process.env.BENCH_BASES ?? 302);
+const WINDOW_S = Number(process.env.BENCH_SECONDS ?? 30);
+const RATE = Number(process.env.BENCH_RATE ?? 30_000);
+const LOAD_S = Number(process.env.BENCH_LOAD_SECONDS ?? 120);
+const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const CLK_TCK = 100;
+
+async function freePort() {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+function spawnNode(script, env, readyText) {
+  const child = spawn(process.execPath, [path.join(dist, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      output += d;
+      if (readyText && String(d).includes(readyText)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`)));
+    if (!readyText) resolve(child);
+  });
+}
+
+/** utime+stime of the process, and per thread (by name), in CPU seconds. */
+function cpuOf(pid) {
+  const threads = {};
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const s = (Number(f[11]) + Number(f[12])) / CLK_TCK;
+      // Node names no thread; the ingest worker is the busiest after main, the rest are V8's GC helpers and libuv.
+      const name = Number(tid) === pid ? 'main' : `${comm}#${tid}`;
+      threads[name] = (threads[name] ?? 0) + s;
+      total += s;
+    } catch {
+      // a thread that ended between readdir and read
+    }
+  }
+  return { total, threads };
+}
+
+/** Where the memory is, as the service reports it: serving-thread heap and external, each worker's heap. */
+async function memoryOf(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const one = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1e6;
+  const workers = [...text.matchAll(/^market_ingest_worker_heap_bytes\{worker="([^"]+)"\} (\S+)$/gm)].map((m) => `${m[1]} ${(Number(m[2]) / 1e6).toFixed(0)}`);
+  return `serving heap used ${one('nodejs_heap_size_used_bytes').toFixed(0)} MB of ${one('nodejs_heap_size_total_bytes').toFixed(0)}, external ${one('nodejs_external_memory_bytes').toFixed(0)} MB; worker heap used (MB): ${workers.join(', ') || 'no worker'}`;
+}
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+async function metrics(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const sum = (name, filter = '') =>
+    [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].filter((m) => m[1].includes(filter)).reduce((n, m) => n + Number(m[2]), 0);
+  const buckets = (stage) =>
+    [...text.matchAll(new RegExp(`^market_tick_latency_seconds_bucket\\{stage="${stage}",exchange="[a-z]+",le="([^"]+)"\\} (\\S+)$`, 'gm'))].reduce(
+      (acc, m) => acc.set(m[1], (acc.get(m[1]) ?? 0) + Number(m[2])),
+      new Map(),
+    );
+  return { received: sum('market_ingest_received_total'), receivedBy: (e) => sum('market_ingest_received_total', `"${e}"`), applied: sum('market_ticks_total'), conflated: sum('market_ingest_conflated_total'), buckets };
+}
+
+/** Percentile from the difference of two cumulative bucket maps, as the bucket's upper bound in ms. */
+function percentileMs(before, after, p) {
+  const rows = [...after.entries()].map(([le, c]) => [le === '+Inf' ? Infinity : Number(le) * 1000, c - (before.get(le) ?? 0)]).sort((a, b) => a[0] - b[0]);
+  const total = rows.at(-1)?.[1] ?? 0;
+  if (total === 0) return null;
+  return rows.find(([, c]) => c >= (p / 100) * total)?.[0] ?? null;
+}
+
+async function freshDatabase() {
+  const name = `bench_ingest_${Date.now()}`;
+  execFileSync('psql', [PG, '-qc', `CREATE DATABASE ${name}`]);
+  return { url: PG.replace(/\/[^/]*$/, `/${name}`), drop: () => execFileSync('psql', [PG, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]) };
+}
+
+async function startService(env) {
+  const port = await freePort();
+  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error('service did not start');
+}
+
+async function waitAllMarkets(url, markets) {
+  for (let i = 0; i < 1200; i++) {
+    const body = await (await fetch(`${url}/health/market`)).json();
+    const h = Object.values(body.exchanges);
+    if (h.every((e) => e.connected) && h.reduce((n, e) => n + e.markets, 0) >= markets) return;
+    await sleep(100);
+  }
+  throw new Error('feeds did not come up');
+}
+
+/** ccxt's own cost per message, per exchange and market, on frames the simulator renders. */
+async function ccxtReference(simUrl, bases) {
+  const { createExchangeClient } = await load('market-data/ccxt/exchange-clients.js');
+  const { EXCHANGE_PROTOCOLS } = await load('simulator/exchanges/index.js');
+  const { MarketState } = await load('simulator/market-state.js');
+  const state = new MarketState(bases);
+  const out = {};
+  for (const protocol of EXCHANGE_PROTOCOLS) {
+    const exchange = protocol.name;
+    const client = createExchangeClient(exchange, { simulatorUrl: simUrl });
+    await client.loadMarkets();
+    for (const market of ['SPOT', 'FUTURES']) {
+      // A real connection gives the ws client ccxt's handler expects (its URL tells spot from perpetual).
+      const symbol = market === 'SPOT' ? `${bases[0]}/USDT` : `${bases[0]}/USDT:USDT`;
+      await client.watchBidsAsks([symbol]);
+      const sockets = Object.values(client.clients);
+      // okx and bitget carry both market types on one socket.
+      const ws = sockets.find((c) => (market === 'SPOT') === !isPerpUrl(exchange, c.url)) ?? sockets[0];
+      const frames = [];
+      for (let i = 0; i < 4000; i++) {
+        const ticker = `${bases[i % bases.length]}-USDT`;
+        const q = state.get(exchange, market, ticker);
+        const next = state.apply({ exchange, market, ticker, bid: q.bid * (i % 2 ? 1.0001 : 0.9999), ask: q.ask * (i % 2 ? 1.0001 : 0.9999) });
+        frames.push(protocol.render(next, state));
+      }
+      const run = () => {
+        const t = process.cpuUsage();
+        for (const f of frames) client.handleMessage(ws, JSON.parse(f));
+        const d = process.cpuUsage(t);
+        return (d.user + d.system) / frames.length;
+      };
+      for (let k = 0; k < 3; k++) run(); // warm-up: JIT
+      const samples = [run(), run(), run(), run(), run()].sort((a, b) => a - b);
+      out[`${exchange}:${market}`] = samples[2];
+    }
+    await client.close();
+  }
+  return out;
+}
+
+function isPerpUrl(exchange, url) {
+  switch (exchange) {
+    case 'binance': return url.includes('fstream');
+    case 'bybit': return url.includes('linear');
+    case 'gate': return url.includes('fx-ws') || url.includes('/v4/ws/usdt');
+    case 'okx': return false;
+    case 'bitget': return false;
+    default: return false;
+  }
+}
+
+async function measureWindow(pid, url, seconds) {
+  const [c0, m0, t0] = [cpuOf(pid), await metrics(url), Date.now()];
+  await sleep(seconds * 1000);
+  const [c1, m1, t1] = [cpuOf(pid), await metrics(url), Date.now()];
+  const wall = (t1 - t0) / 1000;
+  const threads = Object.fromEntries(Object.keys(c1.threads).map((k) => [k, (c1.threads[k] - (c0.threads[k] ?? 0)) / wall]));
+  return {
+    wall,
+    received: m1.received - m0.received,
+    applied: m1.applied - m0.applied,
+    conflated: m1.conflated - m0.conflated,
+    receivedBy: (e) => m1.receivedBy(e) - m0.receivedBy(e),
+    cpu: (c1.total - c0.total) / wall,
+    threads,
+    p50: percentileMs(m0.buckets('exchange_to_book'), m1.buckets('exchange_to_book'), 50),
+    p99: percentileMs(m0.buckets('exchange_to_book'), m1.buckets('exchange_to_book'), 99),
+    p99Serving: percentileMs(m0.buckets('worker_to_book'), m1.buckets('worker_to_book'), 99),
+  };
+}
+
+const fmt = (n, d = 1) => (n === null || n === undefined ? 'n/a' : Number(n).toFixed(d));
+
+async function main() {
+  const bases = Array.from({ length: BASES }, (_, i) => `BX${i}`);
+  console.log(`machine: ${os.cpus()[0]?.model} x${os.cpus().length}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const simPort = await freePort();
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  const sim = await spawnNode('simulator/main.js', { SIM_PORT: String(simPort), SIM_SYMBOLS: bases.join(','), SIM_WALK: '1' }, 'listening');
+  const db = await freshDatabase();
+  let service;
+  try {
+    const reference = await ccxtReference(simUrl, bases);
+    console.log(`ccxt's own cost per message (µs, median of 5 x 4,000): ${Object.entries(reference).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
+
+    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES) });
+    const t0 = Date.now();
+    await waitAllMarkets(service.url, BASES * 10);
+    console.log(`feeds up: ${BASES * 10} markets ${Date.now() - t0} ms after the service listened; warm-up 10 s`);
+    await sleep(10_000);
+    const w = await measureWindow(service.child.pid, service.url, WINDOW_S);
+    const exchanges = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
+    // The traffic's own mix: each exchange's quotes, half spot and half perpetual (the walk moves every market).
+    const refPerMsg = exchanges.reduce((n, e) => n + w.receivedBy(e) * ((reference[`${e}:SPOT`] + reference[`${e}:FUTURES`]) / 2), 0) / w.received;
+    const perTick = (w.cpu * 1e6) / (w.received / w.wall);
+    console.log(`default cadence, ${BASES * 10} markets, ${w.wall.toFixed(0)} s window:`);
+    console.log(`  quotes received ${fmt(w.received / w.wall, 0)}/s, applied ${fmt(w.applied / w.wall, 0)}/s, conflated ${fmt(w.conflated / w.wall, 0)}/s`);
+    console.log(`  service CPU ${fmt(w.cpu * 100)} % of a core = ${fmt(perTick)} µs per quote; ccxt's own cost for this mix ${fmt(refPerMsg)} µs: ratio ${fmt(perTick / refPerMsg, 2)} (target <= 2.5)`);
+    console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
+    console.log(`  exchange time -> quote book p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms (bucket bounds); worker -> book p99 ${fmt(w.p99Serving, 1)} ms`);
+    console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 400 on PostgreSQL); ${await memoryOf(service.url)}`);
+
+    if (process.env.BENCH_SKIP_LOAD !== '1') {
+      const sim = async (method, route, body) => {
+        const res = await fetch(`${simUrl}${route}`, { method, body: body && JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+        return res.json();
+      };
+      // Load mode alone (plus the simulator's 1 s re-sends): the walk's 500 ms bursts are off.
+      await sim('POST', '/_sim/walk', { enabled: false });
+      await sim('POST', '/_sim/load', { rate: RATE });
+      await sleep(5_000);
+      const backlog = async () => (await sim('GET', '/_sim/load')).framesSent - (await metrics(service.url)).received;
+      const [s0, b0] = [await sim('GET', '/_sim/load'), await backlog()];
+      const half = await measureWindow(service.child.pid, service.url, LOAD_S / 2);
+      const b1 = await backlog();
+      const l = await measureWindow(service.child.pid, service.url, LOAD_S / 2);
+      const [s1, b2] = [await sim('GET', '/_sim/load'), await backlog()];
+      await sim('POST', '/_sim/load', { rate: 0 });
+      const wall = half.wall + l.wall;
+      console.log(`load mode ${RATE} msg/s for ${fmt(wall, 0)} s: simulator sent ${fmt((s1.framesSent - s0.framesSent) / wall, 0)} frames/s (${fmt((s1.sent - s0.sent) / wall, 0)}/s of load), service received ${fmt((half.received + l.received) / wall, 0)}/s, applied ${fmt((half.applied + l.applied) / wall, 0)}/s`);
+      console.log(`  backlog (frames sent - quotes received): ${b0} at start, ${b1} at half time, ${b2} at the end`);
+      console.log(`  exchange time -> quote book: first half p50 ${fmt(half.p50, 1)} / p99 ${fmt(half.p99, 1)} ms, second half p50 ${fmt(l.p50, 1)} / p99 ${fmt(l.p99, 1)} ms (bucket bounds; target p99 <= 50)`);
+      console.log(`  service CPU ${fmt(l.cpu * 100)} % of a core; per thread: ${Object.entries(l.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}; RSS ${fmt(rssMb(service.child.pid), 0)} MB`);
+    }
+    service.child.kill('SIGTERM');
+    await sleep(1000);
+    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '0' });
+    await sleep(5_000);
+    console.log(`feeds off: RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 200); ${await memoryOf(service.url)}`);
+  } finally {
+    service?.child.kill('SIGTERM');
+    sim.kill('SIGTERM');
+    await sleep(1000);
+    db.drop();
+  }
+}
+
+await main();
+process.exit(0);
