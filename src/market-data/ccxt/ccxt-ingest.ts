@@ -21,16 +21,21 @@ import { FeedConnection, type QuoteSink } from './feed-connection.js';
 export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
 
 /**
- * Symbols per websocket connection. binance allows 1,024 streams per connection but ccxt does
- * not enforce it, so stay well below; bybit spot takes at most 10 args per subscribe request
- * (ccxt sends one request per watch) and bitget advises fewer than 50 channels per connection.
+ * Symbols per websocket connection, and per subscribe request on it. ccxt sends one subscribe
+ * request per watch call with every symbol of the call, and distributes nothing itself, so a
+ * connection's symbols are subscribed in groups of at most `perSubscribe`, each group one watch
+ * call (one request) on the connection's one client. binance allows 1,024 streams per spot
+ * connection and 200 per futures connection; bybit spot takes at most 10 args per subscribe
+ * request but any number of requests per connection; bitget advises fewer than 50 channels per
+ * connection. Fewer sockets mean fewer ccxt clients (memory) and more messages per socket read
+ * (CPU per message).
  */
-export const SYMBOLS_PER_CONNECTION: Record<ExchangeName, number> = {
-  binance: 200,
-  bybit: 10,
-  okx: 100,
-  gate: 100,
-  bitget: 50,
+export const SUBSCRIPTION_LIMITS: Record<ExchangeName, { perConnection: number; perSubscribe: number }> = {
+  binance: { perConnection: 200, perSubscribe: 200 },
+  bybit: { perConnection: 100, perSubscribe: 10 },
+  okx: { perConnection: 100, perSubscribe: 100 },
+  gate: { perConnection: 100, perSubscribe: 100 },
+  bitget: { perConnection: 50, perSubscribe: 50 },
 };
 
 export interface CcxtIngestOptions {
@@ -126,7 +131,8 @@ export class CcxtIngest {
     const listed = tickers
       .map((ticker, i) => ({ symbol: toCcxtSymbol(ticker, market), index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
-    chunk(listed, SYMBOLS_PER_CONNECTION[exchange]).forEach((part, i) => {
+    const limits = SUBSCRIPTION_LIMITS[exchange];
+    chunk(listed, limits.perConnection).forEach((part, i) => {
       const client = this.o.createClient(exchange);
       client.setMarkets(part.map(({ symbol }) => markets[symbol] as MarketInterface));
       disableCcxtReconnectBackoff(client);
@@ -135,6 +141,7 @@ export class CcxtIngest {
         exchange,
         market,
         symbols: part.map(({ symbol }) => symbol),
+        symbolsPerSubscribe: limits.perSubscribe,
         indexes: part.map(({ index }) => index),
         contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
         client: toFeedClient(client),

@@ -14,18 +14,21 @@ class FakeClient implements FeedClient {
   bidsasks: Record<string, CcxtBidAsk | undefined> = {};
   dials = 0;
   watches = 0;
+  /** The symbols of every watch call: one subscribe request each. */
+  requests: string[][] = [];
   closes = 0;
   private open = false;
-  private firstData: { resolve: (v: unknown) => void; reject: (e: Error) => void } | null = null;
+  private firstData: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
   private socket: { reject: (e: Error) => void } | null = null;
 
-  watchBidsAsks(): Promise<unknown> {
+  watchBidsAsks(symbols: string[]): Promise<unknown> {
     this.watches++;
+    this.requests.push(symbols);
     if (!this.open) {
       this.open = true;
       this.dials++;
     }
-    return new Promise((resolve, reject) => (this.firstData = { resolve, reject }));
+    return new Promise((resolve, reject) => this.firstData.push({ resolve, reject }));
   }
 
   closed(): Promise<never> {
@@ -37,9 +40,9 @@ class FakeClient implements FeedClient {
     for (const [symbol, bid, ask] of updates) {
       this.bidsasks[symbol] = { symbol, bid, ask, bidVolume: 1, askVolume: 2, timestamp: 5 };
     }
-    const first = this.firstData;
-    this.firstData = null;
-    first?.resolve({});
+    const pending = this.firstData;
+    this.firstData = [];
+    for (const p of pending) p.resolve({});
   }
 
   drop(): void {
@@ -54,10 +57,10 @@ class FakeClient implements FeedClient {
 
   private fail(error: Error): void {
     this.open = false;
-    const [first, socket] = [this.firstData, this.socket];
-    this.firstData = null;
+    const [pending, socket] = [this.firstData, this.socket];
+    this.firstData = [];
     this.socket = null;
-    first?.reject(error);
+    for (const p of pending) p.reject(error);
     socket?.reject(error);
   }
 }
@@ -122,6 +125,28 @@ describe('FeedConnection', () => {
     expect(client.bidsasks['BTC/USDT']).toMatchObject({ bid: 104, ask: 105 });
     expect(Object.keys(client.bidsasks)).toEqual(['BTC/USDT', 'ETH/USDT', 'SOL/USDT']);
     expect(states()).toEqual(['connecting', 'connected']);
+  });
+
+  it('subscribes in groups of symbolsPerSubscribe, every request on the one socket, again after a reconnect', async () => {
+    await conn.stop();
+    client = new FakeClient();
+    events = [];
+    conn = new FeedConnection({
+      id: 'bybit:SPOT:0', exchange: 'bybit', market: 'SPOT', symbols: ['A/USDT', 'B/USDT', 'C/USDT'], symbolsPerSubscribe: 2,
+      indexes: [0, 1, 2], client, clock: { now: () => Date.now() }, silenceTimeoutMs: 30_000,
+      backoff: { baseMs: 1000, maxMs: 8000 }, random: () => 0.5, sink, onState: (e) => events.push(e),
+    });
+    conn.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.requests).toEqual([['A/USDT', 'B/USDT'], ['C/USDT']]);
+    expect(client.dials).toBe(1);
+    client.push(['A/USDT', 1, 2]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(states()).toEqual(['connecting', 'connected']);
+    client.drop();
+    await vi.advanceTimersByTimeAsync(750);
+    expect(client.requests.slice(2)).toEqual([['A/USDT', 'B/USDT'], ['C/USDT']]);
+    expect(client.dials).toBe(2);
   });
 
   it('passes no quote for one-sided or empty books, and NaN for a missing exchange time', async () => {

@@ -1,6 +1,7 @@
 import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
 import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
+import { chunk } from '../symbol-universe.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
 
@@ -19,6 +20,8 @@ export interface FeedConnectionOptions {
   market: Market;
   /** ccxt symbols (`BTC/USDT`, `BTC/USDT:USDT`) watched on this one connection. */
   symbols: readonly string[];
+  /** Most symbols in one subscribe request (one watch call each); default all in one. */
+  symbolsPerSubscribe?: number;
   /** Per symbol, its index in the ingest's market table: what the sink receives. */
   indexes: readonly number[];
   /**
@@ -55,12 +58,14 @@ export class FeedConnection {
   private lastDataAt = 0;
   private attempt = 0;
   private readonly contractSizes: readonly number[];
+  private readonly groups: string[][];
   private wake: (() => void) | null = null;
   private running: Promise<void> | null = null;
   reconnects = 0;
 
   constructor(private readonly o: FeedConnectionOptions) {
     this.contractSizes = o.symbols.map((_, i) => o.contractSizes?.[i] ?? 1);
+    this.groups = chunk(o.symbols, o.symbolsPerSubscribe ?? o.symbols.length);
     o.symbols.forEach((symbol, i) => this.hook(symbol, i));
   }
 
@@ -88,14 +93,17 @@ export class FeedConnection {
     this.emit('closed', 'shutdown');
   }
 
-  /** Subscribes, then waits until the connection fails; resolves with the reason. */
+  /**
+   * Subscribes (one request per group, all on this connection's socket), then waits until the
+   * connection fails; resolves with the reason. Connected once every group has delivered.
+   */
   private async session(): Promise<string> {
     this.silenced = false;
     this.lastDataAt = this.o.clock.now();
     const period = Math.max(10, Math.floor(this.o.silenceTimeoutMs / 4));
     const watchdog = setInterval(() => this.checkSilence(), period);
     try {
-      await this.o.client.watchBidsAsks([...this.o.symbols]);
+      await Promise.all(this.groups.map((group) => this.o.client.watchBidsAsks([...group])));
       if (this.stopped) return 'shutdown';
       this.attempt = 0;
       this.emit('connected');
