@@ -35,8 +35,8 @@ async function freePort() {
   return port;
 }
 
-function spawnNode(script, env, readyText) {
-  const child = spawn(process.execPath, [path.join(dist, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnNode(script, env, readyText, execArgv = []) {
+  const child = spawn(process.execPath, [...execArgv, path.join(dist, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (d) => (output += d));
   return new Promise((resolve, reject) => {
@@ -108,7 +108,8 @@ async function freshDatabase() {
 
 async function startService(env) {
   const port = await freePort();
-  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env });
+  const execArgv = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, execArgv);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {
@@ -182,10 +183,10 @@ function isPerpUrl(exchange, url) {
   }
 }
 
-async function measureWindow(pid, url, seconds) {
-  const [c0, m0, t0] = [cpuOf(pid), await metrics(url), Date.now()];
+async function measureWindow(pid, url, seconds, simPid) {
+  const [c0, m0, t0, s0] = [cpuOf(pid), await metrics(url), Date.now(), cpuOf(simPid)];
   await sleep(seconds * 1000);
-  const [c1, m1, t1] = [cpuOf(pid), await metrics(url), Date.now()];
+  const [c1, m1, t1, s1] = [cpuOf(pid), await metrics(url), Date.now(), cpuOf(simPid)];
   const wall = (t1 - t0) / 1000;
   const threads = Object.fromEntries(Object.keys(c1.threads).map((k) => [k, (c1.threads[k] - (c0.threads[k] ?? 0)) / wall]));
   return {
@@ -195,6 +196,7 @@ async function measureWindow(pid, url, seconds) {
     conflated: m1.conflated - m0.conflated,
     receivedBy: (e) => m1.receivedBy(e) - m0.receivedBy(e),
     cpu: (c1.total - c0.total) / wall,
+    simCpu: (s1.total - s0.total) / wall,
     threads,
     p50: percentileMs(m0.buckets('exchange_to_book'), m1.buckets('exchange_to_book'), 50),
     p99: percentileMs(m0.buckets('exchange_to_book'), m1.buckets('exchange_to_book'), 99),
@@ -221,7 +223,7 @@ async function main() {
     await waitAllMarkets(service.url, BASES * 10);
     console.log(`feeds up: ${BASES * 10} markets ${Date.now() - t0} ms after the service listened; warm-up 10 s`);
     await sleep(10_000);
-    const w = await measureWindow(service.child.pid, service.url, WINDOW_S);
+    const w = await measureWindow(service.child.pid, service.url, WINDOW_S, sim.pid);
     const exchanges = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
     // The traffic's own mix: each exchange's quotes, half spot and half perpetual (the walk moves every market).
     const refPerMsg = exchanges.reduce((n, e) => n + w.receivedBy(e) * ((reference[`${e}:SPOT`] + reference[`${e}:FUTURES`]) / 2), 0) / w.received;
@@ -229,31 +231,33 @@ async function main() {
     console.log(`default cadence, ${BASES * 10} markets, ${w.wall.toFixed(0)} s window:`);
     console.log(`  quotes received ${fmt(w.received / w.wall, 0)}/s, applied ${fmt(w.applied / w.wall, 0)}/s, conflated ${fmt(w.conflated / w.wall, 0)}/s`);
     console.log(`  service CPU ${fmt(w.cpu * 100)} % of a core = ${fmt(perTick)} µs per quote; ccxt's own cost for this mix ${fmt(refPerMsg)} µs: ratio ${fmt(perTick / refPerMsg, 2)} (target <= 2.5)`);
+    console.log(`  simulator CPU ${fmt(w.simCpu * 100)} % of a core; machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
     console.log(`  exchange time -> quote book p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms (bucket bounds); worker -> book p99 ${fmt(w.p99Serving, 1)} ms`);
     console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 400 on PostgreSQL); ${await memoryOf(service.url)}`);
 
     if (process.env.BENCH_SKIP_LOAD !== '1') {
-      const sim = async (method, route, body) => {
+      const simApi = async (method, route, body) => {
         const res = await fetch(`${simUrl}${route}`, { method, body: body && JSON.stringify(body), headers: { 'content-type': 'application/json' } });
         if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
         return res.json();
       };
       // Load mode alone (plus the simulator's 1 s re-sends): the walk's 500 ms bursts are off.
-      await sim('POST', '/_sim/walk', { enabled: false });
-      await sim('POST', '/_sim/load', { rate: RATE });
+      await simApi('POST', '/_sim/walk', { enabled: false });
+      await simApi('POST', '/_sim/load', { rate: RATE });
       await sleep(5_000);
-      const backlog = async () => (await sim('GET', '/_sim/load')).framesSent - (await metrics(service.url)).received;
-      const [s0, b0] = [await sim('GET', '/_sim/load'), await backlog()];
-      const half = await measureWindow(service.child.pid, service.url, LOAD_S / 2);
+      const backlog = async () => (await simApi('GET', '/_sim/load')).framesSent - (await metrics(service.url)).received;
+      const [s0, b0] = [await simApi('GET', '/_sim/load'), await backlog()];
+      const half = await measureWindow(service.child.pid, service.url, LOAD_S / 2, sim.pid);
       const b1 = await backlog();
-      const l = await measureWindow(service.child.pid, service.url, LOAD_S / 2);
-      const [s1, b2] = [await sim('GET', '/_sim/load'), await backlog()];
-      await sim('POST', '/_sim/load', { rate: 0 });
+      const l = await measureWindow(service.child.pid, service.url, LOAD_S / 2, sim.pid);
+      const [s1, b2] = [await simApi('GET', '/_sim/load'), await backlog()];
+      await simApi('POST', '/_sim/load', { rate: 0 });
       const wall = half.wall + l.wall;
       console.log(`load mode ${RATE} msg/s for ${fmt(wall, 0)} s: simulator sent ${fmt((s1.framesSent - s0.framesSent) / wall, 0)} frames/s (${fmt((s1.sent - s0.sent) / wall, 0)}/s of load), service received ${fmt((half.received + l.received) / wall, 0)}/s, applied ${fmt((half.applied + l.applied) / wall, 0)}/s`);
       console.log(`  backlog (frames sent - quotes received): ${b0} at start, ${b1} at half time, ${b2} at the end`);
       console.log(`  exchange time -> quote book: first half p50 ${fmt(half.p50, 1)} / p99 ${fmt(half.p99, 1)} ms, second half p50 ${fmt(l.p50, 1)} / p99 ${fmt(l.p99, 1)} ms (bucket bounds; target p99 <= 50)`);
+      console.log(`  simulator CPU ${fmt(l.simCpu * 100)} % of a core; machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       console.log(`  service CPU ${fmt(l.cpu * 100)} % of a core; per thread: ${Object.entries(l.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}; RSS ${fmt(rssMb(service.child.pid), 0)} MB`);
     }
     service.child.kill('SIGTERM');

@@ -1,3 +1,4 @@
-import { describeExchangeContract } from './contract-harness.js';
+import { describeExchangeContract, describeInlineDelivery } from './contract-harness.js';
 
 describeExchangeContract('bitget');
+describeInlineDelivery('bitget');

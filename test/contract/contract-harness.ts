@@ -1,6 +1,7 @@
 import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, quoteVolumeOf, toBaseQuantity } from '../../src/market-data/ccxt/exchange-clients.js';
+import { toFeedClient } from '../../src/market-data/ccxt/feed-client.js';
 import type { ExchangeName, Market } from '../../src/market-data/exchanges.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
@@ -152,6 +153,56 @@ export function describeExchangeContract(exchange: ExchangeName): void {
       const perpTicker = perp['SOL/USDT:USDT'];
       expect(spotTicker && quoteVolumeOf(spotTicker, marketsOf(client)['SOL/USDT'])).toBeCloseTo(123_456_789, -3);
       expect(perpTicker && quoteVolumeOf(perpTicker, marketsOf(client)['SOL/USDT:USDT'])).toBeCloseTo(987_654_321, -3);
+    });
+  });
+}
+
+interface RawSocket {
+  prependListener(event: 'message', fn: (data: Buffer) => void): void;
+  emit(event: 'message', data: Buffer, isBinary: boolean): boolean;
+}
+
+/**
+ * Issue 16: a feed's client parses each message inside the socket's 'message' event (no stream
+ * or promise per message): a frame re-emitted on the socket is in ccxt's cache before the
+ * emitting call returns. ccxt's own delivery would still have it queued at that point.
+ */
+export function describeInlineDelivery(exchange: ExchangeName): void {
+  describe(`${exchange} feed client: messages parsed inline`, () => {
+    let sim: RunningSimulator;
+    let client: Exchange;
+
+    beforeAll(async () => {
+      sim = await startSimulator({ port: 0, symbols: ['BTC', 'ETH'], walk: false });
+      client = createExchangeClient(exchange, { simulatorUrl: sim.url });
+      await client.loadMarkets();
+    });
+
+    afterAll(async () => {
+      await client?.close();
+      await sim?.close();
+    });
+
+    it.each([SPOT, PERP])('%s: a frame lands in bidsasks synchronously', async (symbol) => {
+      const feed = toFeedClient(client);
+      await feed.watchBidsAsks([symbol]);
+      const sockets = Object.values(client.clients) as unknown as { connection: RawSocket }[];
+      // The frame carrying the pushed quote, and the socket it came on.
+      let seen: { frame: Buffer; socket: RawSocket } | undefined;
+      for (const { connection } of sockets) {
+        connection.prependListener('message', (data) => {
+          if (seen === undefined && data.includes('1234.5')) seen = { frame: Buffer.from(data), socket: connection };
+        });
+      }
+      const market: Market = symbol === SPOT ? 'SPOT' : 'FUTURES';
+      const ticker = symbol.split(':')[0]?.replace('/', '-');
+      await control(sim, 'PUT', '/_sim/quotes', [{ exchange, market, ticker, bid: 1234.5, ask: 1234.7 }]);
+      const captured = await waitFor(() => seen, 1_000);
+      expect(captured).toBeDefined();
+      await waitFor(() => (feed.bidsasks[symbol]?.bid === 1234.5 ? true : undefined), 1_000);
+      delete feed.bidsasks[symbol];
+      captured?.socket.emit('message', captured.frame, false);
+      expect(feed.bidsasks[symbol]?.bid).toBe(1234.5);
     });
   });
 }

@@ -29,8 +29,49 @@ export interface FeedClient {
  */
 const CLOSED_HASH = 'arbitrage-monitor:closed';
 
-/** A ccxt pro client as a FeedClient. */
+/** What inline delivery touches of ccxt 4.5.84's node websocket client (base/ws/WsClient.js). */
+interface CcxtWsClient {
+  connection?: { removeAllListeners(event: string): unknown; on(event: 'message', fn: (data: Buffer, isBinary: boolean) => void): unknown };
+  createConnection(): void;
+  deliverLoop(): Promise<void>;
+  onMessage(event: { data: string | Buffer }): void;
+}
+
+const inlined = new WeakSet<Exchange>();
+
+/**
+ * Makes each websocket of `exchange` hand a message to ccxt's parser (`onMessage`) straight from
+ * the socket's 'message' event. ccxt 4.5.84 on node routes every message through a stream and
+ * an async iterator (`deliverLoop`: a promise, a microtask and several stream calls per message)
+ * so that a caller that re-arms a watch after each resolve is scheduled between two messages.
+ * A feed never re-arms: it reads ccxt's cache as the parser writes it, so that hop is pure cost.
+ * Text frames reach `onMessage` as strings, as ccxt's own stream gives them.
+ */
+export function deliverInline(exchange: Exchange): void {
+  if (inlined.has(exchange)) return;
+  inlined.add(exchange);
+  const open = exchange.client.bind(exchange);
+  const patched = new WeakSet<object>();
+  exchange.client = (url: string) => {
+    const ws = open(url) as unknown as CcxtWsClient;
+    if (!patched.has(ws)) {
+      patched.add(ws);
+      const create = ws.createConnection.bind(ws);
+      ws.createConnection = () => {
+        create();
+        // The only 'message' listener is the one feeding ccxt's stream, which nothing reads now.
+        ws.connection?.removeAllListeners('message');
+        ws.connection?.on('message', (data, isBinary) => ws.onMessage({ data: isBinary ? data : data.toString() }));
+      };
+      ws.deliverLoop = () => Promise.resolve();
+    }
+    return ws as unknown as ReturnType<Exchange['client']>;
+  };
+}
+
+/** A ccxt pro client as a FeedClient, its messages delivered inline (see deliverInline). */
 export function toFeedClient(exchange: Exchange): FeedClient {
+  deliverInline(exchange);
   return {
     get bidsasks() {
       return exchange.bidsasks as Record<string, CcxtBidAsk | undefined>;
