@@ -123,16 +123,19 @@ export class FeedConnection {
     void this.o.client.close().catch(() => undefined);
   }
 
-  /** Replaces the symbol's cache slot with an accessor; reads see the same value as before. */
+  /**
+   * Replaces the symbol's cache slot with an accessor that hands each update to the sink and
+   * keeps nothing: an update ccxt stores (with its `info`, the raw message) would otherwise live
+   * until the market's next one, long enough to be copied by a scavenge and often promoted, and
+   * those copies were most of the worker's GC work (BENCHMARKS.md, issue 16). Reads see no entry;
+   * nothing in ccxt reads the cache on this path (`newUpdates` returns the update itself).
+   */
   private hook(symbol: string, i: number): void {
-    const cache = this.o.client.bidsasks;
-    let value = cache[symbol];
-    Object.defineProperty(cache, symbol, {
+    Object.defineProperty(this.o.client.bidsasks, symbol, {
       configurable: true,
       enumerable: true,
-      get: () => value,
+      get: () => undefined,
       set: (entry: CcxtBidAsk | undefined) => {
-        value = entry;
         if (entry !== undefined) this.onUpdate(i, entry);
       },
     });
