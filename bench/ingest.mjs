@@ -5,13 +5,17 @@
 //  2. default cadence over BENCH_BASES bases (302 → 3,020 markets, the simulator's walk every
 //     500 ms plus its 1 s re-send): quotes/s, service CPU per quote (all threads, /proc), CPU per
 //     thread, the ratio to (1), RSS, latency exchange → quote book;
-//  3. load mode (SIM_RATE, BENCH_RATE msg/s for BENCH_LOAD_SECONDS): sustained quotes/s, backlog
+//  3. the price stream at BENCH_CLIENTS (1,000) clients while the feeds run: the slowest
+//     client's rate, the service's CPU above its idle of (2), against a plain node:http server
+//     sending the same bytes to as many clients in this run (bench/plain-sse-server.mjs);
+//  4. load mode (SIM_RATE, BENCH_RATE msg/s for BENCH_LOAD_SECONDS): sustained quotes/s, backlog
 //     (simulator sent - service received), p50/p99 exchange time → quote book;
-//  4. RSS of a service with the feeds off.
-// PostgreSQL from BENCH_DATABASE_URL (default: a fresh database on 127.0.0.1:5432), as the
-// targets are stated for it. BENCH_SKIP_LOAD=1 skips (3).
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+//  5. RSS of a service with the feeds off.
+// PostgreSQL from BENCH_PG_ADMIN (default: a fresh database on 127.0.0.1:5432), as the targets
+// are stated for it. BENCH_CLIENTS=0 skips (3), BENCH_SKIP_LOAD=1 skips (4).
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +27,8 @@ const BASES = Number(process.env.BENCH_BASES ?? 302);
 const WINDOW_S = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 30_000);
 const LOAD_S = Number(process.env.BENCH_LOAD_SECONDS ?? 120);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
+const CLIENT_PROCS = 2;
 const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = 100;
@@ -35,8 +41,8 @@ async function freePort() {
   return port;
 }
 
-function spawnNode(script, env, readyText, execArgv = []) {
-  const child = spawn(process.execPath, [...execArgv, path.join(dist, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnNode(script, env, readyText, execArgv = [], from = dist) {
+  const child = spawn(process.execPath, [...execArgv, path.join(from, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (d) => (output += d));
   return new Promise((resolve, reject) => {
@@ -109,7 +115,9 @@ async function freshDatabase() {
 async function startService(env) {
   const port = await freePort();
   const execArgv = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, execArgv);
+  // BENCH_SERVICE_DIST: another build of the service (an older commit's dist/) against the same simulator.
+  const from = process.env.BENCH_SERVICE_DIST ? path.resolve(process.env.BENCH_SERVICE_DIST) : dist;
+  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, execArgv, from);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {
@@ -204,6 +212,85 @@ async function measureWindow(pid, url, seconds, simPid) {
   };
 }
 
+const ask = (child, msg, type) =>
+  new Promise((resolve) => {
+    const on = (reply) => {
+      if (reply.type !== type) return;
+      child.off('message', on);
+      resolve(reply);
+    };
+    child.on('message', on);
+    child.send(msg);
+  });
+
+/** One complete data frame of an SSE stream (comments and the retry line skipped), as bytes. */
+function captureFrame(url) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, (res) => {
+      let buf = Buffer.alloc(0);
+      res.on('data', (chunk) => {
+        buf = Buffer.concat([buf, chunk]);
+        for (let at = buf.indexOf('\n\n'); at !== -1; at = buf.indexOf('\n\n')) {
+          const frame = buf.subarray(0, at + 2);
+          buf = buf.subarray(at + 2);
+          if (frame.includes('data:')) {
+            req.destroy();
+            resolve(Buffer.from(frame));
+            return;
+          }
+        }
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** CLIENTS readers of `url` in CLIENT_PROCS processes; after a warm-up, CPU of `pid` and the clients' rates over `seconds`. */
+async function fanOut(url, pid, seconds, cpuSecondsOf = () => cpuOf(pid).total) {
+  const procs = Array.from({ length: CLIENT_PROCS }, () => fork(new URL('./sse-fanout-clients.mjs', import.meta.url)));
+  try {
+    const share = (i) => Math.floor(CLIENTS / CLIENT_PROCS) + (i < CLIENTS % CLIENT_PROCS ? 1 : 0);
+    await Promise.all(procs.map((c, i) => ask(c, { type: 'open', url, n: share(i), stalled: 0 }, 'open')));
+    await sleep(5_000);
+    procs.forEach((c) => c.send({ type: 'mark' }));
+    const [c0, t0] = [await cpuSecondsOf(), Date.now()];
+    await sleep(seconds * 1000);
+    const [c1, t1] = [await cpuSecondsOf(), Date.now()];
+    const reports = await Promise.all(procs.map((c) => ask(c, { type: 'report' }, 'report')));
+    return { cpu: (c1 - c0) / ((t1 - t0) / 1000), rateMin: Math.min(...reports.map((r) => r.rateMin)), delivered: reports.reduce((n, r) => n + r.delivered, 0) };
+  } finally {
+    procs.forEach((c) => c.kill());
+    await sleep(1_000);
+  }
+}
+
+/**
+ * The price stream at CLIENTS clients while the feeds run, against a plain node:http server
+ * sending the same bytes (a frame captured from the service, once a second) to the same number
+ * of clients, in the same run.
+ */
+async function priceStreamAtScale(service, idleCpu) {
+  const url = `${service.url}/v1/realtime/prices`;
+  const frame = await captureFrame(url);
+  const served = await fanOut(url, service.child.pid, WINDOW_S);
+  const rss = rssMb(service.child.pid);
+  const framePath = path.join(os.tmpdir(), `bench-ingest-frame-${process.pid}`);
+  writeFileSync(framePath, frame);
+  const plain = fork(new URL('./plain-sse-server.mjs', import.meta.url));
+  try {
+    const { port } = await ask(plain, { type: 'frame', path: framePath }, 'ready');
+    const reference = await fanOut(`http://127.0.0.1:${port}/`, plain.pid, WINDOW_S, async () => (await ask(plain, { type: 'stats' }, 'stats')).cpuSeconds);
+    const above = served.cpu - idleCpu;
+    console.log(`price stream, ${CLIENTS} clients on /v1/realtime/prices, frame ${fmt(frame.length / 1024, 0)} KB, ${WINDOW_S} s window:`);
+    console.log(`  service: slowest client ${fmt(served.rateMin, 2)} Hz (target >= 0.97), ${fmt(served.delivered, 0)} frames/s delivered; CPU ${fmt(served.cpu * 100)} % of a core, ${fmt(above * 100)} % above its idle (${fmt(idleCpu * 100)} %); RSS ${fmt(rss, 0)} MB`);
+    console.log(`  plain node:http, same bytes: slowest client ${fmt(reference.rateMin, 2)} Hz, ${fmt(reference.delivered, 0)} frames/s; CPU ${fmt(reference.cpu * 100)} % of a core`);
+    console.log(`  ratio (service above idle / plain) ${fmt(above / reference.cpu, 2)} (target <= 1.5); machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    plain.kill();
+    rmSync(framePath, { force: true });
+  }
+}
+
 const fmt = (n, d = 1) => (n === null || n === undefined ? 'n/a' : Number(n).toFixed(d));
 
 async function main() {
@@ -218,7 +305,7 @@ async function main() {
     const reference = await ccxtReference(simUrl, bases);
     console.log(`ccxt's own cost per message (µs, median of 5 x 4,000): ${Object.entries(reference).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
 
-    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES) });
+    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES), SSE_MAX_PER_IP: String(CLIENTS + 10) });
     const t0 = Date.now();
     await waitAllMarkets(service.url, BASES * 10);
     console.log(`feeds up: ${BASES * 10} markets ${Date.now() - t0} ms after the service listened; warm-up 10 s`);
@@ -235,6 +322,8 @@ async function main() {
     console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
     console.log(`  exchange time -> quote book p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms (bucket bounds); worker -> book p99 ${fmt(w.p99Serving, 1)} ms`);
     console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 400 on PostgreSQL); ${await memoryOf(service.url)}`);
+
+    if (CLIENTS > 0) await priceStreamAtScale(service, w.cpu);
 
     if (process.env.BENCH_SKIP_LOAD !== '1') {
       const simApi = async (method, route, body) => {

@@ -20,7 +20,8 @@ function open(url) {
       if (c.pending === 0 && c.head.length < 400) c.head += chunk.subarray(0, 400).toString('latin1');
       let at = chunk.indexOf(SEP);
       while (at !== -1) {
-        c.frames++;
+        // A comment (`: ping`) is a heartbeat, not a frame of the stream.
+        if (!c.head.startsWith(':')) c.frames++;
         const m = UPDATED.exec(c.head);
         if (m) lags.push(Date.now() - Date.parse(m[1]));
         c.head = chunk.subarray(at + 2, at + 402).toString('latin1');
