@@ -1,5 +1,4 @@
 import { Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
-import { parse, CsvError } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { AppError } from '../common/errors/app-error.js';
@@ -8,6 +7,7 @@ import { OperationDto } from './dto/operation.dto.js';
 import type { OperationFiltersDto } from './dto/operation-query.dto.js';
 import { CSV_HEADER, toCsvCells } from './journal-csv.js';
 import { headerProblem, rowToFields } from './journal-import.js';
+import { CsvReadError, csvRecordsWithLines } from './csv-lines.js';
 import type { OperationFields, StoredOperation } from './journal-operation.entity.js';
 import { type ExportCursor, JournalRepository } from './journal.repository.js';
 import type { EntityManager } from 'typeorm';
@@ -83,18 +83,13 @@ export class JournalCsvService {
         return state.result;
       });
     } catch (err) {
-      if (err instanceof CsvError) throw AppError.invalid(`CSV could not be read: ${err.message}`);
+      if (err instanceof CsvReadError) throw AppError.invalid(`CSV could not be read: ${err.message}`);
       throw err;
     }
   }
 
   private async readRows(text: string, state: ImportState): Promise<void> {
-    let newlinesBefore = 0;
-    const parser = parse(text, { bom: true, raw: true, relax_column_count: true, skip_empty_lines: true });
-    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
-      // Skipped blank lines arrive at the start of the next record's raw text.
-      const line = 1 + newlinesBefore + countNewlines(/^[\r\n]*/.exec(raw)?.[0] ?? '');
-      newlinesBefore += countNewlines(raw);
+    for await (const { record, line } of csvRecordsWithLines(text)) {
       if (!state.header) {
         const problem = headerProblem(record);
         if (problem) throw AppError.invalid(problem);
@@ -125,12 +120,6 @@ export class JournalCsvService {
     state.batch = [];
     state.keys.clear();
   }
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n += 1;
-  return n;
 }
 
 /** Writes one chunk; waits while the client is behind. False when the client has gone. */
