@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { computePnl } from './journal-pnl.engine.js';
+import { saoPauloDaySql } from '../common/time/sao-paulo.js';
 import { addTally, emptyTallies, routeKey, type SummaryTallies, type Tally } from './journal-summary.engine.js';
 import { JournalOperationEntity, type OperationFields, type OperationStatus, type StoredOperation } from './journal-operation.entity.js';
 
@@ -19,7 +20,7 @@ export interface OperationFilters {
 export type SummaryFilters = Pick<OperationFilters, 'strategy' | 'asset' | 'source' | 'from' | 'to'>;
 
 interface TallyRow extends Tally {
-  day: number | null;
+  day: string | null;
   strategy: string | null;
   asset: string | null;
   buy_exchange: string | null;
@@ -110,26 +111,14 @@ export class JournalRepository {
     return qb.orderBy('op.opened_at', 'DESC').addOrderBy('op.id', 'ASC').limit(size).getRawMany<StoredOperation>();
   }
 
-  /** The earliest closedAt of the matching closed operations before `to`, or null. */
-  async firstClosedAt(email: string, filters: SummaryFilters): Promise<Date | null> {
-    const { where, params } = summaryWhere(email, { ...filters, from: undefined });
-    const rows = await this.repo.query<{ first: Date | string | null }[]>(
-      `SELECT min(closed_at) AS first FROM journal_operations WHERE ${where}`,
-      params,
-    );
-    const first = rows[0]?.first;
-    return first ? new Date(first) : null;
-  }
-
   /**
    * Sums of the period's closed operations in ONE aggregate query: per São Paulo day
-   * (`width_bucket` over day boundaries from the tz database: `bounds[i]` starts `days[i]`) and
+   * (the database's copy of the tz database, see saoPauloDaySql) and
    * per route, asset, strategy and source. The filters and [from, to) mirror tallyOperations.
    */
-  async summaryTallies(email: string, filters: SummaryFilters, days: string[], bounds: Date[]): Promise<SummaryTallies> {
+  async summaryTallies(email: string, filters: SummaryFilters): Promise<SummaryTallies> {
     const { where, params } = summaryWhere(email, filters);
-    params.push(bounds);
-    const day = `width_bucket(closed_at, $${params.length}::timestamptz[])`;
+    const day = saoPauloDaySql('closed_at');
     const sql = `SELECT ${day} AS day, strategy, asset, buy_exchange, sell_exchange, source,
               count(*)::int AS count, (count(*) FILTER (WHERE net_pnl > 0))::int AS wins,
               sum(gross_pnl) AS "grossPnl", sum(net_pnl) AS "netPnl",
@@ -142,7 +131,7 @@ export class JournalRepository {
       return manager.query<TallyRow[]>(sql, params);
     });
     const tallies = emptyTallies();
-    for (const row of rows) addRow(tallies, row, days);
+    for (const row of rows) addRow(tallies, row);
     return tallies;
   }
 
@@ -222,7 +211,7 @@ function summaryWhere(email: string, f: SummaryFilters): { where: string; params
 }
 
 /** One GROUPING SETS row: the one non-null key column says which set it belongs to. */
-function addRow(tallies: SummaryTallies, row: TallyRow, days: string[]): void {
+function addRow(tallies: SummaryTallies, row: TallyRow): void {
   const tally: Tally = {
     count: Number(row.count),
     wins: Number(row.wins),
@@ -231,7 +220,7 @@ function addRow(tallies: SummaryTallies, row: TallyRow, days: string[]): void {
     fees: Number(row.fees),
     funding: Number(row.funding),
   };
-  if (row.day !== null) addTally(tallies.days, days[Number(row.day) - 1] ?? 'unknown', tally);
+  if (row.day !== null) addTally(tallies.days, row.day, tally);
   else if (row.strategy !== null) addTally(tallies.groups.byStrategy, row.strategy, tally);
   else if (row.asset !== null) addTally(tallies.groups.byAsset, row.asset, tally);
   else if (row.buy_exchange !== null) addTally(tallies.groups.byRoute, routeKey(row.buy_exchange, row.sell_exchange ?? ''), tally);

@@ -5,10 +5,9 @@ import type { JournalSummaryDto } from './dto/journal-summary.dto.js';
 import { OperationDto, type OperationPageDto } from './dto/operation.dto.js';
 import type { ListOperationsQueryDto, SummaryQueryDto } from './dto/operation-query.dto.js';
 import type { UpdateOperationDto } from './dto/update-operation.dto.js';
-import { emptyTallies, summarizeTallies, type SummaryTallies } from './journal-summary.engine.js';
-import { saoPauloDaysBetween } from '../common/time/sao-paulo.js';
+import { summarizeTallies } from './journal-summary.engine.js';
 import type { JournalOperationEntity, OperationFields } from './journal-operation.entity.js';
-import { JournalRepository, type SummaryFilters } from './journal.repository.js';
+import { JournalRepository } from './journal.repository.js';
 import { checkOperationInput, fieldsOf, inputOf, type InputResult } from './operation-input.js';
 
 export const OPERATION_NOT_FOUND = 'operation not found';
@@ -58,17 +57,9 @@ export class JournalService {
     const filters = { ...groupFilters, from: query.from, to };
     const [openOperations, tallies] = await Promise.all([
       this.operations.countOpen(query.email, groupFilters),
-      this.tallies(query.email, filters, query.from),
+      this.operations.summaryTallies(query.email, filters),
     ]);
     return summarizeTallies(tallies, openOperations);
-  }
-
-  /** Day boundaries only need to cover the closed operations that exist in the period. */
-  private async tallies(email: string, filters: SummaryFilters & { to: Date }, from?: Date): Promise<SummaryTallies> {
-    const start = from ?? (await this.operations.firstClosedAt(email, filters));
-    if (!start) return emptyTallies();
-    const { days, bounds } = saoPauloDaysBetween(start.getTime(), filters.to.getTime());
-    return this.operations.summaryTallies(email, filters, days, bounds);
   }
 
   private async owned(id: string, email: string): Promise<JournalOperationEntity> {

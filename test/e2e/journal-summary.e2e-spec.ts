@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { saoPauloDayOf } from '../../src/common/time/sao-paulo.js';
 
 /** Long-only trade of 1 bought at 100: gross = result; fees and funding as given. */
 function trade(email: string, closedAt: string | null, result: number, extra: Record<string, unknown> = {}) {
@@ -106,6 +107,27 @@ describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
       netPnl: 0, grossPnl: 0, winRate: 0, feesPaid: 0, fundingReceived: 0, openOperations: 0,
       series: [], byRoute: [], byAsset: [], byStrategy: [], bySource: [],
     });
+  });
+
+  // The database groups by São Paulo day with its own copy of the IANA zone: it must agree with
+  // luxon's (the export's and the engine's) at DST changes and in local mean time (-03:06:28).
+  it('series days agree with luxon at DST changes and before 1914; from=1500 costs what the data costs', async () => {
+    const tricky = 'tz@example.com';
+    const instants = [
+      '1500-01-01T03:06:27Z', '1500-01-01T03:06:29Z', // either side of a local-mean-time midnight
+      '2018-02-18T02:30:00Z', // 17 Feb 2018 lasted 25 hours
+      '2018-11-04T02:59:59Z', '2018-11-04T03:00:00Z', // 4 Nov 2018 began at 01:00 local
+      '2026-03-02T02:59:59.999Z',
+    ];
+    for (const at of instants) {
+      await request(t.baseUrl).post('/v1/journal/operations').send(trade(tricky, at, 1, { openedAt: '1400-01-01T00:00:00Z' })).expect(201);
+    }
+    const res = await summary({ email: tricky, from: '1500-01-01T00:00:00Z' }).expect(200);
+    const expected = [...new Set(instants.map((at) => saoPauloDayOf(new Date(at))))];
+    expect(res.body.series.map((d: { date: string }) => d.date)).toEqual(expected);
+    expect(expected).toEqual(['1499-12-31', '1500-01-01', '2018-02-17', '2018-11-03', '2018-11-04', '2026-03-01']);
+    const nobody = await summary({ email: 'nobody@example.com', from: '1500-01-01T00:00:00Z' }).expect(200);
+    expect(nobody.body.series).toEqual([]);
   });
 
   it.each([

@@ -4,7 +4,6 @@ import {
   parseRfc3339,
   SAO_PAULO,
   saoPauloDayOf,
-  saoPauloDaysBetween,
   saoPauloDayResolver,
   saoPauloEndOfDay,
   saoPauloStartOfDay,
@@ -80,21 +79,5 @@ describe('São Paulo day math', () => {
     for (let t = from; t < from + 10 * 86_400_000; t += 1_800_000) {
       expect(resolve(t)).toBe(saoPauloDayOf(t));
     }
-  });
-});
-
-describe('saoPauloDaysBetween', () => {
-  it('lists the overlapping days with n + 1 boundaries, across the 2018 DST start', () => {
-    const { days, bounds } = saoPauloDaysBetween(Date.parse('2018-11-03T12:00:00Z'), Date.parse('2018-11-05T02:00:00Z'));
-    expect(days).toEqual(['2018-11-03', '2018-11-04']);
-    expect(bounds.map((b) => b.toISOString())).toEqual([
-      '2018-11-03T03:00:00.000Z',
-      '2018-11-04T03:00:00.000Z',
-      '2018-11-05T02:00:00.000Z',
-    ]);
-  });
-
-  it('an empty range has no days', () => {
-    expect(saoPauloDaysBetween(10, 10)).toEqual({ days: [], bounds: [] });
   });
 });
