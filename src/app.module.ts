@@ -1,11 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { FailureMessageInterceptor } from './common/errors/failure-message.interceptor.js';
 import { SseModule } from './common/sse/sse.module.js';
 import { AppValidationPipe } from './common/validation/app-validation.pipe.js';
+import { InputGuard } from './common/validation/input-guard.js';
 import { CalculatorsModule } from './calculators/calculators.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FavoriteCryptosModule } from './favorite-cryptos/favorite-cryptos.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useClass: AppValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_GUARD, useClass: InputGuard },
         { provide: APP_INTERCEPTOR, useClass: FailureMessageInterceptor },
       ],
     };

@@ -11,11 +11,11 @@ export const PARSE_FAILURE = 'Failed to parse request body';
  * Why its own: SPEC 4.7 / D2 make an unparsable body a 500 `Failed to parse request body` on
  * this route, where every other route answers 400 `Invalid request body`; and D11 wants valid
  * JSON that is not an object (`[]`, `"x"`, `null`) to be a 400 `Invalid request body`, which
- * needs the non-strict parser (the strict one rejects those as unparsable). Any content type is
- * read as JSON, so `curl -d '{"date":"2026-03-01"}'` (form-encoded by default) works too.
+ * needs the non-strict parser (the strict one rejects those as unparsable). Only JSON content
+ * types are read; any other is a 415 from the input guard, as on every route (issue 18).
  */
 export function crossingCountsBodyParser(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
+  const parse = express.json({ limit: limitBytes, strict: false });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'POST') {
       next();

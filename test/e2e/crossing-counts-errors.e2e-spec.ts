@@ -28,14 +28,14 @@ describe('crossing counts: error responses (D2, D11)', () => {
       },
     );
 
-    it('a body that is not JSON under another content type is unparsable too: 500', async () => {
-      const res = await postRaw('date=2026-03-10', 'application/x-www-form-urlencoded').expect(500);
-      expect(res.body.message).toBe('Failed to parse request body');
-    });
-
-    it('JSON sent without a JSON content type is read as JSON (curl -d)', async () => {
-      await postRaw('{"date":"2026-03-10"}', 'application/x-www-form-urlencoded')
-        .expect(202, { processingDate: '2026-03-10', status: 'accepted' });
+    // Issue 18: one rule on every route; a JSON body under another content type was read here only.
+    it.each([
+      ['date=2026-03-10', 'application/x-www-form-urlencoded'],
+      ['{"date":"2026-03-10"}', 'application/x-www-form-urlencoded'],
+      ['{"date":"2026-03-10"}', 'text/plain'],
+    ])('%s as %s: 415, nothing scheduled', async (text, type) => {
+      const res = await postRaw(text, type).expect(415);
+      expect(res.body).toEqual({ statusCode: 415, message: 'Content-Type must be application/json', error: 'Unsupported Media Type' });
     });
 
     it.each(['[]', '[{"date":"2026-03-10"}]', '"2026-03-10"', '42', 'true', 'null'])(

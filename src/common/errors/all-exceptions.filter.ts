@@ -5,6 +5,7 @@ import { reasonPhrase, statusOf } from './error-status.js';
 import { failureMessageOf, requestIdOf } from '../http/request-context.js';
 
 const GENERIC_FAILURE = 'Internal server error';
+export const ROUTE_NOT_FOUND = 'route not found';
 
 /**
  * The one exception filter. Every error leaves as the D2 body; only AppError and Nest's
@@ -69,6 +70,8 @@ function clientMessageOf(exception: HttpException): string {
   if (cause?.type === 'entity.parse.failed' || cause instanceof SyntaxError) return INVALID_REQUEST_BODY;
   if (status === 413) return 'request body too large';
   if (status === 415) return 'unsupported content type';
+  // The router's own 404 text is `Cannot GET <url>`, query string and all (e-mail addresses).
+  if (status === 404) return ROUTE_NOT_FOUND;
   const response = exception.getResponse();
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;

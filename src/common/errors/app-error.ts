@@ -4,6 +4,7 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   RateLimited = 'RATE_LIMITED',
   Internal = 'INTERNAL',
   Unavailable = 'UNAVAILABLE',

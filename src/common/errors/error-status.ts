@@ -11,6 +11,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.CONFLICT;
     case ErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;
+    case ErrorCode.UnsupportedMediaType:
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case ErrorCode.RateLimited:
       return HttpStatus.TOO_MANY_REQUESTS;
     case ErrorCode.Internal:
