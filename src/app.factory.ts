@@ -20,7 +20,7 @@ import { CROSSING_COUNTS_PATH, crossingCountsBodyParser } from './crossing-count
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: new JsonLogger(config.logLevel),
+    logger: new JsonLogger(config.logLevel, undefined, config.logFormat),
   });
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);

@@ -7,8 +7,14 @@ export interface AppConfig {
   port: number;
   host: string;
   logLevel: LogLevel;
+  /** `auto`: pretty when stdout is a terminal, JSON lines otherwise. */
+  logFormat: LogFormat;
   corsOrigins: '*' | string[];
-  trustProxy: boolean;
+  /**
+   * Express's 'trust proxy': false (the socket address is the client), a hop count (the client is
+   * that many addresses from the right of X-Forwarded-For), or the addresses/CIDRs of the proxies.
+   */
+  trustProxy: false | number | string[];
   database: DatabaseConfig;
   bodyLimitBytes: number;
   sse: SseConfig;
@@ -37,5 +43,7 @@ export type DatabaseConfig =
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { LOG_LEVELS, type LogLevel } from './app-config.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './app-config.js';
+import { parseTrustProxy, TRUST_PROXY_RULE } from './trust-proxy.js';
 import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 
@@ -32,6 +33,10 @@ export class EnvDto {
   LOG_LEVEL: LogLevel = 'info';
 
   @IsOptional()
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT: LogFormat = 'auto';
+
+  @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
@@ -47,7 +52,7 @@ export class EnvDto {
   CORS_ORIGINS: string = '*';
 
   @IsOptional()
-  @IsIn(['0', '1', 'true', 'false'], { message: 'TRUST_PROXY must be 0, 1, true or false' })
+  @ValidateBy({ name: 'trustProxy', validator: { validate: (v: unknown) => typeof v === 'string' && parseTrustProxy(v) !== undefined } }, { message: TRUST_PROXY_RULE })
   TRUST_PROXY: string = '0';
 
   // --- Market data (D5, D8, D12) ---

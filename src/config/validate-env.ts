@@ -3,6 +3,7 @@ import { getMetadataStorage, validateSync } from 'class-validator';
 import { APP_CONFIG, type AppConfig } from './app-config.js';
 import { EnvDto } from './env.dto.js';
 import { toMarketDataConfig } from './market-data-config.js';
+import { parseTrustProxy } from './trust-proxy.js';
 
 export class InvalidEnvironmentError extends Error {
   constructor(readonly problems: string[]) {
@@ -36,8 +37,9 @@ export function toAppConfig(env: EnvDto): AppConfig {
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     corsOrigins: env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(','),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', path: env.DB_PATH },

@@ -6,6 +6,7 @@ import { CrossingCountRepository, type CrossingCountSummary } from './crossing-c
 import { CrossingCountWorker } from './crossing-count.worker.js';
 import { CrossingCountMetrics } from './crossing-counts.metrics.js';
 import { parseCrossingQuery, parseProcessingDate, type RawCrossingQuery } from './crossing-params.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 export interface CrossingJobAccepted {
   processingDate: string;
@@ -104,7 +105,7 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
       this.logger.error({
         msg: 'crossing-count job failed',
         processingDate,
-        error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+        error: errorFields(err),
       });
     }
   }

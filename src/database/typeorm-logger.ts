@@ -7,8 +7,12 @@ export class TypeOrmLogger implements TypeOrmLoggerContract {
 
   logQuery(): void {}
 
+  /**
+   * Debug only: a failed query is either expected (a unique violation the service turns into a
+   * 409) or reaches the exception filter, which logs it once with its stack and request id.
+   */
   logQueryError(error: string | Error, query: string): void {
-    this.logger.warn({ msg: 'query failed', error: error instanceof Error ? error.message : error, query });
+    this.logger.debug({ msg: 'query failed', error: error instanceof Error ? error.message : error, query });
   }
 
   logQuerySlow(time: number, query: string): void {

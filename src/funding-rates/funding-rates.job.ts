@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { FundingRatesService } from './funding-rates.service.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /**
  * Thin scheduler of the funding collector: every FUNDING_REFRESH_MS (0 switches it off), and
@@ -44,7 +45,7 @@ export class FundingRatesJob implements OnApplicationBootstrap, OnApplicationShu
     this.running = this.funding
       .collect()
       .then(() => undefined)
-      .catch((err: unknown) => this.logger.error(`funding collection failed: ${String(err)}`))
+      .catch((err: unknown) => this.logger.error({ msg: 'funding collection failed', error: errorFields(err) }))
       .finally(() => {
         this.running = undefined;
       });

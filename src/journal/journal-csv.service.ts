@@ -12,6 +12,7 @@ import type { OperationFields, StoredOperation } from './journal-operation.entit
 import { type ExportCursor, JournalRepository } from './journal.repository.js';
 import type { EntityManager } from 'typeorm';
 import { readAhead } from '../common/async/read-ahead.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /**
  * Keyset page size of the export; memory holds two pages whatever the row count. 500 rows are
@@ -62,7 +63,7 @@ export class JournalCsvService {
       res.end();
     } catch (err) {
       // The status line and part of the body are out: only a broken transfer can tell the client.
-      this.logger.error(`journal export failed after the first page: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.error({ msg: 'journal export failed after the first page', error: errorFields(err) });
       res.destroy();
     }
   }

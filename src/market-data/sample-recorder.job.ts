@@ -6,6 +6,7 @@ import { MarketSampleRepository } from './market-sample.repository.js';
 import { FundingRateBook } from './funding-rate-book.js';
 import { QuoteBook } from './quote-book.js';
 import { SampleRecorder } from './sample-recorder.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 const DAY_MS = 86_400_000;
 /** Partition upkeep is idempotent and cheap, so it runs hourly rather than at an exact midnight. */
@@ -57,7 +58,7 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
     try {
       await this.recorder.recordOnce();
     } catch (err) {
-      this.logger.error(`recording samples failed: ${String(err)}`);
+      this.logger.error({ msg: 'recording samples failed', error: errorFields(err) });
     } finally {
       this.busy = false;
     }
@@ -70,7 +71,7 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
       const dropped = await this.repository.dropPartitionsBefore(now - this.config.marketData.sampleRetentionDays * DAY_MS);
       if (dropped.length > 0) this.logger.log(`retention dropped ${dropped.join(', ')}`);
     } catch (err) {
-      this.logger.error(`sample partition upkeep failed: ${String(err)}`);
+      this.logger.error({ msg: 'sample partition upkeep failed', error: errorFields(err) });
     }
   }
 }

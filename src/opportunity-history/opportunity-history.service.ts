@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
+import { errorFields } from '../common/logging/json-logger.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BacktestEngine } from './backtest.engine.js';
 import { BacktestResultDto } from './dto/backtest-result.dto.js';
@@ -76,7 +77,7 @@ export class OpportunityHistoryService {
     try {
       return await query();
     } catch (error) {
-      this.logger.error({ msg: 'opportunity history query failed', error: error instanceof Error ? error.message : String(error) });
+      this.logger.error({ msg: 'opportunity history query failed', error: errorFields(error) });
       throw AppError.unavailable(HISTORY_UNAVAILABLE);
     }
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +40,7 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     try {
       await this.recorder.recordOnce();
     } catch (err) {
-      this.logger.error(`recording opportunity history failed: ${String(err)}`);
+      this.logger.error({ msg: 'recording opportunity history failed', error: errorFields(err) });
     } finally {
       this.busy = false;
     }
@@ -50,7 +51,7 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
       const deleted = await this.recorder.purgeExpired();
       if (deleted > 0) this.logger.log(`retention deleted ${deleted} opportunity-history rows`);
     } catch (err) {
-      this.logger.error(`opportunity-history retention failed: ${String(err)}`);
+      this.logger.error({ msg: 'opportunity-history retention failed', error: errorFields(err) });
     }
   }
 }

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { AppError, type ErrorBody, ErrorCode, INVALID_REQUEST_BODY } from './app-error.js';
 import { reasonPhrase, statusOf } from './error-status.js';
 import { failureMessageOf, requestIdOf } from '../http/request-context.js';
+import { errorFields } from '../logging/json-logger.js';
 
 const GENERIC_FAILURE = 'Internal server error';
 export const ROUTE_NOT_FOUND = 'route not found';
@@ -54,7 +55,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       requestId: requestIdOf(req),
       method: req.method,
       path: req.path,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error,
+      error: errorFields(error),
     });
   }
 }
