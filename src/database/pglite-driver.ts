@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -23,6 +24,17 @@ interface PgResult {
   fields: { name: string; dataTypeID: number }[];
 }
 
+let lastStatementAt = 0;
+
+/**
+ * When the embedded database last finished a statement. Its one session serves requests in
+ * FIFO order, so under load a liveness ping waits behind them; finished statements show the
+ * database is answering meanwhile.
+ */
+export function pgliteLastStatementAt(): number {
+  return lastStatementAt;
+}
+
 export class PgliteClient extends EventEmitter {
   constructor(private readonly db: PGlite) {
     super();
@@ -41,7 +53,22 @@ export class PgliteClient extends EventEmitter {
     return undefined;
   }
 
+  /**
+   * PGlite runs each statement on this thread, and its queue starts the next one in a microtask:
+   * under load the statements of every request ran back to back and the event loop (timers,
+   * sockets, /health) waited for the whole queue. A turn of the loop after each statement bounds
+   * a block to one statement.
+   */
   private async run(sql: QueryInput, params?: unknown[]): Promise<PgResult> {
+    try {
+      return await this.execute(sql, params);
+    } finally {
+      lastStatementAt = Date.now();
+      await nextTurn();
+    }
+  }
+
+  private async execute(sql: QueryInput, params?: unknown[]): Promise<PgResult> {
     const text = typeof sql === 'string' ? sql : sql.text;
     const values = typeof sql === 'string' ? params : (sql.values ?? params);
     if (values && values.length > 0) {

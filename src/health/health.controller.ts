@@ -1,21 +1,24 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, type HealthCheckResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, type HealthCheckResult, HealthIndicatorService } from '@nestjs/terminus';
+import { DatabaseProbe } from './database-probe.js';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly probe: DatabaseProbe,
   ) {}
 
   @Get()
   @HealthCheck()
-  @ApiOperation({ summary: 'Liveness: 200 while the database answers, else 503 (exchanges do not affect it)' })
+  @ApiOperation({ summary: 'Liveness: 200 while the database answers (pinged every second), else 503 (exchanges do not affect it)' })
   @ApiResponse({ status: 200, description: 'Database answers' })
   @ApiResponse({ status: 503, description: 'Database does not answer' })
   check(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 3000 })]);
+    const database = this.indicators.check('database');
+    return this.health.check([() => (this.probe.up ? database.up() : database.down('database does not answer'))]);
   }
 }

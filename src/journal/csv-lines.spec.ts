@@ -44,4 +44,21 @@ describe('CSV line numbers (as an editor counts them)', () => {
     expect(failure).toBeInstanceOf(CsvReadError);
     expect((failure as Error).message).toBe(message);
   });
+
+  it('a CSV far above one parser slice: records split across slices (CRLF, multi-byte text) stay whole and numbered', async () => {
+    const rows = Array.from({ length: 6000 }, (_, i) => `r${i},"ç€${'x'.repeat(i % 50)}\r\nsecond"`);
+    const text = ['h,x', ...rows].join('\r\n');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(4 * 64 * 1024);
+    let other = 0;
+    const tick = setInterval(() => (other += 1), 0);
+    const got = await linesOf(text);
+    clearInterval(tick);
+    expect(got).toHaveLength(6001);
+    got.slice(1).forEach(([first, line], i) => {
+      expect(first).toBe(`r${i}`);
+      expect(line).toBe(2 + 2 * i); // each record takes two lines
+    });
+    // Other work ran while the file was parsed: it is fed a slice per turn of the event loop.
+    expect(other).toBeGreaterThan(0);
+  });
 });

@@ -117,7 +117,11 @@ export class OpportunityHistoryRepository {
    * PostgreSQL works on two connections (two cores) and memory holds a few pages at most.
    */
   async *walkPages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, pageRows = BACKTEST_PAGE_ROWS): AsyncGenerator<BacktestSample[]> {
-    const chains = sliceRange(range).map((slice) => this.slicePages(route, range, walk, slice, pageRows));
+    // Slices start at the route's first sample in the look-back: a route with a day of history
+    // costs a day of reads, not one query per day of `days` (issue 18).
+    const first = await this.firstSampleAt(route, range);
+    if (!first) return;
+    const chains = sliceRange({ from: first, to: range.to }).map((slice) => this.slicePages(route, range, walk, slice, pageRows));
     let ahead = started(chains[0]);
     for (let i = 0; i < chains.length; i++) {
       let step = ahead;
@@ -127,6 +131,15 @@ export class OpportunityHistoryRepository {
         yield page.value;
       }
     }
+  }
+
+  private async firstSampleAt(route: HistoryRoute, range: TimeRange): Promise<Date | null> {
+    const [row] = await this.table.query<{ first: string | null }[]>(
+      `SELECT min(time)::text AS first FROM opportunity_history
+        WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5`,
+      [route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString()],
+    );
+    return row?.first ? new Date(row.first) : null;
   }
 
   /** One slice's pages; the next page is read while the caller walks the current one. */
