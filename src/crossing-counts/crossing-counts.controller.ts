@@ -24,6 +24,7 @@ export class CrossingCountsController {
   @HttpCode(HttpStatus.ACCEPTED)
   @FailureMessage('Failed to start crossing count job')
   @ApiOperation({
+    operationId: 'startCrossingCount',
     summary: 'Count spot/futures crossings of a day, in the background (SPEC 4.7, D11)',
     description:
       'Answers 202 before the work starts; the job then counts, per (ticker, exchange), the sign reversals of ' +
@@ -41,6 +42,7 @@ export class CrossingCountsController {
   @Get()
   @FailureMessage('Failed to get crossing counts')
   @ApiOperation({
+    operationId: 'listCrossingCounts',
     summary: 'Crossing counts summed over a range of processed days (D11)',
     description:
       'Inclusive São Paulo days, both defaulting to today. `days` counts the processed days in the range that ' +

@@ -17,6 +17,7 @@ export class FundingRatesController {
   @Get()
   @FailureMessage('Failed to get funding rates')
   @ApiOperation({
+    operationId: 'listFundingRates',
     summary: 'Funding-rate ranking of every USDT perpetual (SPEC 4.6, D11)',
     description:
       'Ordered by aprPercent descending (signed), entries without APR last, ties by exchange then contract. ' +

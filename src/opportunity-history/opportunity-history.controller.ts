@@ -27,6 +27,7 @@ export class OpportunityHistoryController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to import opportunity history')
   @ApiOperation({
+    operationId: 'importOpportunityHistory',
     summary: 'Backfill opportunity history (D8)',
     description:
       'A JSON array (application/json) or NDJSON (application/x-ndjson), up to 100,000 rows and 64 MiB. ' +
@@ -47,7 +48,7 @@ export class OpportunityHistoryController {
 
   @Get('stats')
   @FailureMessage('Failed to get opportunity history stats')
-  @ApiOperation({ summary: 'Spread statistics of one route over the look-back (D9)' })
+  @ApiOperation({ operationId: 'getOpportunityHistoryStats', summary: 'Spread statistics of one route over the look-back (D9)' })
   @ApiOkResponse({ type: HistoryStatsDto })
   @ApiErrors({ 400: ROUTE_400, 503: [HISTORY_UNAVAILABLE] })
   stats(@Query() query: HistoryStatsQueryDto): Promise<HistoryStatsDto> {
@@ -58,6 +59,7 @@ export class OpportunityHistoryController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to run backtest')
   @ApiOperation({
+    operationId: 'runBacktest',
     summary: 'Simulate a route with transfer time and costs (SPEC 4.8, D9)',
     description:
       'One operation per window; the exit is at the spread observed on arrival; an expired operation is ' +

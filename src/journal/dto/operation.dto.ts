@@ -2,13 +2,14 @@ import { ApiProperty } from '@nestjs/swagger';
 import { computePnl } from '../journal-pnl.engine.js';
 import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
 import type { StoredOperation } from '../journal-operation.entity.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** A journal operation as the API returns it (D10); dates are RFC 3339 UTC. */
 export class OperationDto {
-  @ApiProperty({ example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' })
+  @ApiField.uuid()
   id: string;
 
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
   @ApiProperty({ enum: OPERATION_STATUSES, example: 'closed' })
