@@ -94,7 +94,7 @@ export class CalculatorsController {
       {
         name: 'market-data-missing',
         payload: MarketDataMissingEventDto,
-        when: 'instead of the reading, each second while the exchange has no market data from the last 20 minutes; readings resume when data returns (D4)',
+        when: 'instead of the reading, each second while the exchange has no market data from the last 20 minutes; readings resume when data returns',
       },
     ],
   })

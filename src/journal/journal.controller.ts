@@ -74,7 +74,7 @@ export class JournalController {
   @Post('operations')
   @HttpCode(HttpStatus.CREATED)
   @FailureMessage('Failed to create operation')
-  @ApiOperation({ operationId: 'createJournalOperation', summary: 'Record an operation; giving closedAt records it closed (D10)' })
+  @ApiOperation({ operationId: 'createJournalOperation', summary: 'Record an operation; giving closedAt records it closed' })
   @ApiCreatedResponse({ type: OperationDto })
   @ApiErrors({ 400: ['Invalid request body', ...EMAIL_ERRORS, ...FIELD_ERRORS], 409: [EXTERNAL_ID_TAKEN], 500: ['Failed to create operation'] })
   create(@Body() dto: CreateOperationDto): Promise<OperationDto> {
@@ -83,7 +83,7 @@ export class JournalController {
 
   @Get('operations')
   @FailureMessage('Failed to get operations')
-  @ApiOperation({ operationId: 'listJournalOperations', summary: "A user's operations, newest opened first, with filters (D10)" })
+  @ApiOperation({ operationId: 'listJournalOperations', summary: "A user's operations, newest opened first, with filters" })
   @ApiOkResponse({ type: OperationPageDto })
   @ApiErrors({
     400: [...FILTER_ERRORS, 'limit must be an integer from 1 to 500', 'offset must be an integer of 0 or more'],
@@ -137,7 +137,7 @@ export class JournalController {
   @FailureMessage('Failed to get journal summary')
   @ApiOperation({
     operationId: 'getJournalSummary',
-    summary: 'Results of closed operations with closedAt in [from, to) (SPEC 2.10)',
+    summary: 'Results of closed operations with closedAt in [from, to)',
     description: '`from` optional (unbounded), `to` optional (now). Days of `series` are São Paulo calendar days.',
   })
   @ApiOkResponse({ type: JournalSummaryDto })
@@ -150,7 +150,7 @@ export class JournalController {
   @FailureMessage('Failed to export journal')
   @ApiOperation({
     operationId: 'exportJournalCsv',
-    summary: 'Every matching operation as CSV, newest opened first (SPEC 4.5, D10)',
+    summary: 'Every matching operation as CSV, newest opened first',
     description: `Columns: ${CSV_HEADER.join(', ')}. Dates RFC 3339 in São Paulo time; text cells starting with = + - @ tab or CR get a leading apostrophe.`,
   })
   @ApiProduces('text/csv')
@@ -165,7 +165,7 @@ export class JournalController {
   @FailureMessage('Failed to import journal')
   @ApiOperation({
     operationId: 'importJournalCsv',
-    summary: 'Import operations from a CSV with the export header (D10), up to 64 MiB',
+    summary: 'Import operations from a CSV with the export header, up to 64 MiB',
     description:
       'Rows with an external_id that exists for (email, source) update that operation; others create one. ' +
       'Invalid rows are reported with their line and store nothing; valid rows are stored.',

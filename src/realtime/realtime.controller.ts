@@ -20,12 +20,12 @@ export class RealtimeController {
   @Get('arbitrage')
   @ApiOperation({
     operationId: 'streamOpportunities',
-    summary: 'Stream of cross-exchange spot arbitrage opportunities (SPEC 2.6), 200 ms debounce per symbol',
+    summary: 'Stream of cross-exchange spot arbitrage opportunities, 200 ms debounce per symbol',
     description: 'Without ENABLED_WEBSOCKET=1 the stream opens and stays silent.',
   })
   @ApiSseStream({
     payload: OpportunityEventDto,
-    cadence: 'One message per detected opportunity, at most one per symbol per 200 ms (D6).',
+    cadence: 'One message per detected opportunity, at most one per symbol per 200 ms.',
     exampleUrl: '/v1/realtime/arbitrage',
     replay: { kept: '10,000 events (at most 5 minutes)' },
   })
@@ -36,8 +36,8 @@ export class RealtimeController {
   @Get('prices')
   @ApiOperation({
     operationId: 'streamPrices',
-    summary: 'Every second, all cached prices of every exchange with an active realtime connection (SPEC 2.7)',
-    description: 'Entries carry the additive `market` member (D6). The payload can be large.',
+    summary: 'Every second, all cached prices of every exchange with an active realtime connection',
+    description: 'Entries carry the additive `market` member. The payload can be large.',
   })
   @ApiSseStream({
     payload: [PriceSnapshotEntryDto],

@@ -31,16 +31,16 @@ export class CalculatorPnlDto {
   @ApiProperty({ example: 0.157894736842, description: 'entrySpread ÷ entrySpotValue × 100' })
   entrySpreadPercentage: number;
 
-  @ApiProperty({ example: 96000, description: 'Spot BID of the latest sample (D5)' })
+  @ApiProperty({ example: 96000, description: 'Spot BID of the latest sample' })
   currentSpotPrice: number;
 
-  @ApiProperty({ example: 96050, description: 'Futures ASK of the latest sample (D5)' })
+  @ApiProperty({ example: 96050, description: 'Futures ASK of the latest sample' })
   currentFuturePrice: number;
 
   @ApiProperty({ example: 50, description: 'currentFuturePrice − currentSpotPrice' })
   currentSpread: number;
 
-  @ApiProperty({ example: 0.0520833333333, description: 'currentSpread ÷ currentSpotPrice × 100 (D5)' })
+  @ApiProperty({ example: 0.0520833333333, description: 'currentSpread ÷ currentSpotPrice × 100' })
   currentSpreadPercentage: number;
 
   @ApiField.number({ example: 0.0001, nullable: true, description: 'Latest funding rate of the perpetual; null when unknown' })

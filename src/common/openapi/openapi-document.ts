@@ -7,24 +7,24 @@ import { ErrorResponseDto } from './error-response.dto.js';
  * (openapi-rules.ts checks it), so every feature has a description for web developers.
  */
 export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
-  { name: 'calculators', description: 'Spot-long / futures-short positions per user and ticker, and their PNL, once or streamed (SPEC 4.1)' },
-  { name: 'lookers', description: 'Named watchlists of up to 6 cryptos on one exchange and market, with a live price stream (SPEC 4.2)' },
-  { name: 'favorite-cryptos', description: "A user's favorite tickers (SPEC 4.3)" },
-  { name: 'realtime', description: 'Live streams: cross-exchange opportunities and the price snapshot (SPEC 4.4)' },
-  { name: 'journal', description: 'Trading journal: operations, summary, CSV export and import (SPEC 4.5, D10)' },
-  { name: 'funding-rates', description: 'Funding-rate ranking of every USDT perpetual (SPEC 4.6); arbitrage rate-limit group' },
-  { name: 'crossing-counts', description: 'Daily spot/futures crossing counts (SPEC 4.7, D11); arbitrage rate-limit group' },
-  { name: 'opportunity-history', description: 'Recorded opportunity history: import, statistics and backtest (SPEC 4.8, D8, D9); arbitrage rate-limit group' },
-  { name: 'health', description: 'Liveness and exchange feed state (D12)' },
+  { name: 'calculators', description: 'Spot-long / futures-short positions per user and ticker, and their PNL, once or streamed' },
+  { name: 'lookers', description: 'Named watchlists of up to 6 cryptos on one exchange and market, with a live price stream' },
+  { name: 'favorite-cryptos', description: "A user's favorite tickers" },
+  { name: 'realtime', description: 'Live streams: cross-exchange opportunities and the price snapshot' },
+  { name: 'journal', description: 'Trading journal: operations, summary, CSV export and import' },
+  { name: 'funding-rates', description: 'Funding-rate ranking of every USDT perpetual; arbitrage rate-limit group' },
+  { name: 'crossing-counts', description: 'Daily spot/futures crossing counts; arbitrage rate-limit group' },
+  { name: 'opportunity-history', description: 'Recorded opportunity history: import, statistics and backtest; arbitrage rate-limit group' },
+  { name: 'health', description: 'Liveness and exchange feed state' },
 ];
 
 const DESCRIPTION = [
   'Live cross-exchange arbitrage monitoring for a web app: REST and Server-Sent Events.',
-  'No request carries a credential (SPEC 5): endpoints identify the user by the `email` field or parameter.',
+  'No request carries a credential: endpoints identify the user by the `email` field or parameter.',
   'Every error has the body `{ statusCode, message, error }` (`ErrorResponseDto`); `message` is one text, the first ' +
     'problem found, and every text an operation can answer is listed as an example of its error response.',
   'Times: Unix milliseconds where a field says `int64`, otherwise RFC 3339; calendar days (`YYYY-MM-DD`) are ' +
-    'America/Sao_Paulo days. Tickers are accepted as `BASE-QUOTE` or `BASEQUOTE` in any case (D1).',
+    'America/Sao_Paulo days. Tickers are accepted as `BASE-QUOTE` or `BASEQUOTE` in any case.',
 ].join('\n\n');
 
 /**

@@ -33,12 +33,12 @@ export class CreateLookerDto {
 
   @ApiField.exchange({
     required: false,
-    description: 'Exchange watched for every crypto (D7); one of the configured exchanges, default the first of them',
+    description: 'Exchange watched for every crypto; one of the configured exchanges, default the first of them',
   })
   @Allow()
   exchange?: unknown;
 
-  @ApiField.enum(MARKETS, { required: false, nullable: true, default: 'SPOT', description: 'Market watched for every crypto (D7)' })
+  @ApiField.enum(MARKETS, { required: false, nullable: true, default: 'SPOT', description: 'Market watched for every crypto' })
   @MarketField()
   market?: Market | null;
 }
