@@ -6,6 +6,9 @@ export class HealthIndicatorDto {
   @ApiField.enum(['up', 'down'], { example: 'up' })
   status: 'up' | 'down';
 
+  @ApiField.integer({ required: false, minimum: 0, example: 2, description: 'How long the check took, ms' })
+  responseTime?: number;
+
   @ApiField.string({ required: false, example: 'timeout of 3000ms exceeded', description: 'Why the check failed' })
   message?: string;
 }
