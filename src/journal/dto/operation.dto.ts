@@ -66,10 +66,10 @@ export class OperationDto {
   @ApiProperty({ example: 0.10209211, nullable: true, type: Number, description: 'Closed only: netPnl ÷ entry capital × 100' })
   netPnlPct: number | null;
 
-  @ApiProperty({ example: '2026-03-01T12:30:00.000Z' })
+  @ApiField.dateTime({ example: '2026-03-01T12:30:00.000Z' })
   openedAt: string;
 
-  @ApiProperty({ example: '2026-03-02T13:00:00.000Z', nullable: true, type: String })
+  @ApiField.dateTime({ example: '2026-03-02T13:00:00.000Z', nullable: true })
   closedAt: string | null;
 
   @ApiProperty({ example: 'manual' })
@@ -114,6 +114,6 @@ export class OperationPageDto {
   @ApiProperty({ type: [OperationDto] })
   data: OperationDto[];
 
-  @ApiProperty({ example: 1, description: 'Matching operations before limit and offset' })
+  @ApiField.integer({ minimum: 0, example: 1, description: 'Matching operations before limit and offset' })
   total: number;
 }
