@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
+import { buildOpenApiDocument } from './common/openapi/openapi-document.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { accessLogMiddleware } from './common/http/access-log.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
@@ -54,16 +55,5 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 }
 
 function setupSwagger(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('arbitrage-monitor')
-      .setDescription(
-        'Live cross-exchange arbitrage monitoring. Errors share one body: `{ statusCode, message, error }`. ' +
-          'Streams are Server-Sent Events (`data: <JSON>` frames).',
-      )
-      .setVersion('1')
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
 }

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDemoEnv } from './config/demo-env.js';
+import { type DemoEnv, loadDemoEnv } from './config/demo-env.js';
+import { demoBanner } from './demo-banner.js';
 
 /**
  * `npm run demo`: the exchange simulator (random walk on) and the service, together, offline,
@@ -39,6 +40,18 @@ function stop(code: number, signal: NodeJS.Signals = 'SIGTERM'): void {
   }
 }
 
+/** Prints the addresses and the simulator's controls once /health answers, so they end the start-up. */
+async function announceWhenUp(env: DemoEnv): Promise<void> {
+  while (!stopping) {
+    const up = await fetch(`${env.serviceUrl}/health`).then((res) => res.ok, () => false);
+    if (up) {
+      process.stdout.write(demoBanner({ servicePort: env.servicePort, simulatorPort: env.simulatorPort }));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 function main(): void {
   const env = loadDemoEnv();
   let serviceStarted = false;
@@ -46,9 +59,8 @@ function main(): void {
     if (serviceStarted || !text.includes('listening')) return;
     serviceStarted = true;
     start('main.js', env.serviceEnv);
-    process.stdout.write(
-      `demo: simulator on :${env.simulatorPort}; service starting. Feed state: GET /health/market; Ctrl-C stops both.\n`,
-    );
+    process.stdout.write(`demo: simulator on :${env.simulatorPort}; service starting.\n`);
+    void announceWhenUp(env);
   });
   process.once('SIGINT', () => stop(0, 'SIGINT'));
   process.once('SIGTERM', () => stop(0, 'SIGTERM'));

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiIdParam } from '../common/openapi/api-field.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { UuidParam } from '../common/validation/uuid-param.pipe.js';
@@ -12,7 +13,7 @@ import { CalculatorsService } from './calculators.service.js';
 import { EXCHANGE_MESSAGE } from './dto/calculator-rules.js';
 import { CalculatorDto } from './dto/calculator.dto.js';
 import { CalculatorOwnerQueryDto } from './dto/calculator-owner-query.dto.js';
-import { CalculatorPnlDto } from './dto/calculator-pnl.dto.js';
+import { CalculatorPnlDto, MarketDataMissingEventDto } from './dto/calculator-pnl.dto.js';
 import { CalculatorPositionDto } from './dto/calculator-position.dto.js';
 import { SaveCalculatorDto } from './dto/save-calculator.dto.js';
 
@@ -24,7 +25,6 @@ const NUMBER_ERRORS = ['entrySpotValue', 'entryShortValue', 'entrySpotQty', 'ent
 const POSITION_400 = ['email is required', 'ticker is required', 'exchange is required', 'email is invalid', 'ticker is invalid', EXCHANGE_MESSAGE];
 
 @ApiTags('calculators')
-@ApiExtraModels(CalculatorPnlDto)
 @Controller('v1/calculators')
 export class CalculatorsController {
   constructor(
@@ -37,6 +37,7 @@ export class CalculatorsController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to create or update calculator')
   @ApiOperation({
+    operationId: 'saveCalculator',
     summary: 'Save a position: creates the entry of (email, ticker) or overwrites its values and quantities',
     description: 'One entry per (email, ticker). A repeat keeps the id and creation timestamp. Prices and quantities must be > 0.',
   })
@@ -51,7 +52,7 @@ export class CalculatorsController {
 
   @Get()
   @FailureMessage('Failed to get calculators')
-  @ApiOperation({ summary: "A user's saved positions, newest first ([] when none)" })
+  @ApiOperation({ operationId: 'listCalculators', summary: "A user's saved positions, newest first ([] when none)" })
   @ApiOkResponse({ type: [CalculatorDto] })
   @ApiErrors({ 400: ['email is required', 'email is invalid'], 500: ['Failed to get calculators'] })
   list(@Query() query: CalculatorOwnerQueryDto): Promise<CalculatorDto[]> {
@@ -62,6 +63,7 @@ export class CalculatorsController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to process calculator')
   @ApiOperation({
+    operationId: 'processCalculator',
     summary: 'One PNL reading of a saved position against the latest market data of an exchange',
     description:
       'Current prices are the spot BID and futures ASK of the latest recorded sample no older than 20 minutes, ' +
@@ -79,14 +81,23 @@ export class CalculatorsController {
 
   @Get('stream')
   @FailureMessage('Failed to stream calculator')
-  @ApiOperation({ summary: 'PNL of a saved position every second (SSE)' })
-  @ApiSseStream(
-    'Every second one message whose data is the PNL result (schema ' +
-      `\`${getSchemaPath(CalculatorPnlDto)}\`), from market data cached 5 s. While the exchange has no market ` +
-      'data from the last 20 minutes, each second brings `event: market-data-missing` with ' +
-      '`data: {"message":"market data not found"}` instead; PNL messages resume when data returns. ' +
-      'The stream ends if the entry is deleted.',
-  )
+  @ApiOperation({
+    operationId: 'streamCalculator',
+    summary: 'PNL of a saved position every second (SSE)',
+    description: 'The stream ends if the entry is deleted.',
+  })
+  @ApiSseStream({
+    payload: CalculatorPnlDto,
+    cadence: 'Every second one PNL reading, from market data cached 5 s.',
+    exampleUrl: '/v1/calculators/stream?email=trader@example.com&ticker=BTC-USDT&exchange=binance',
+    events: [
+      {
+        name: 'market-data-missing',
+        payload: MarketDataMissingEventDto,
+        when: 'instead of the reading, each second while the exchange has no market data from the last 20 minutes; readings resume when data returns',
+      },
+    ],
+  })
   @ApiErrors({ 400: POSITION_400, 404: [CALCULATOR_NOT_FOUND], 500: ['Failed to stream calculator'] })
   async stream(@Query() query: CalculatorPositionDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     // The lookup comes first so a missing entry is a JSON 404, never an opened stream (D4).
@@ -97,9 +108,10 @@ export class CalculatorsController {
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
   @FailureMessage('Failed to delete calculator')
-  @ApiOperation({ summary: "Remove one of the user's saved positions; its open streams end" })
+  @ApiOperation({ operationId: 'deleteCalculator', summary: "Remove one of the user's saved positions; its open streams end" })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrors({ 400: ['email is required', 'email is invalid'], 404: [CALCULATOR_NOT_FOUND], 500: ['Failed to delete calculator'] })
+  @ApiIdParam('Identifier of the calculator entry')
   remove(@Param('id', new UuidParam(CALCULATOR_NOT_FOUND)) id: string, @Query() query: CalculatorOwnerQueryDto): Promise<void> {
     return this.calculators.remove(id, query.email);
   }

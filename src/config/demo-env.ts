@@ -5,6 +5,9 @@
  */
 export interface DemoEnv {
   simulatorPort: number;
+  /** Where the launcher checks that the service answers, before printing the addresses. */
+  serviceUrl: string;
+  servicePort: number;
   simulatorEnv: Record<string, string | undefined>;
   serviceEnv: Record<string, string | undefined>;
 }
@@ -29,8 +32,13 @@ export function loadDemoEnv(raw: Record<string, string | undefined> = process.en
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error('Invalid environment: SIM_PORT must be an integer from 1 to 65535');
   }
+  // The service validates PORT and HOST itself; here they only say where to look for it.
+  const servicePort = Number(raw.PORT ?? '3000');
+  const host = raw.HOST === undefined || raw.HOST === '' || raw.HOST === '0.0.0.0' || raw.HOST === '::' ? '127.0.0.1' : raw.HOST;
   return {
     simulatorPort: port,
+    serviceUrl: `http://${host.includes(':') ? `[${host}]` : host}:${servicePort}`,
+    servicePort,
     simulatorEnv: { ...raw, SIM_PORT: String(port), SIM_WALK: raw.SIM_WALK ?? '1' },
     serviceEnv: {
       ...raw,

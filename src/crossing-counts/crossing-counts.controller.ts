@@ -24,7 +24,8 @@ export class CrossingCountsController {
   @HttpCode(HttpStatus.ACCEPTED)
   @FailureMessage('Failed to start crossing count job')
   @ApiOperation({
-    summary: 'Count spot/futures crossings of a day, in the background (SPEC 4.7, D11)',
+    operationId: 'startCrossingCount',
+    summary: 'Count spot/futures crossings of a day, in the background',
     description:
       'Answers 202 before the work starts; the job then counts, per (ticker, exchange), the sign reversals of ' +
       'spot mid − futures mid over the recorded samples of that São Paulo day and upserts one record per group ' +
@@ -41,7 +42,8 @@ export class CrossingCountsController {
   @Get()
   @FailureMessage('Failed to get crossing counts')
   @ApiOperation({
-    summary: 'Crossing counts summed over a range of processed days (D11)',
+    operationId: 'listCrossingCounts',
+    summary: 'Crossing counts summed over a range of processed days',
     description:
       'Inclusive São Paulo days, both defaulting to today. `days` counts the processed days in the range that ' +
       'have a record for the pair. Ordered by crossingCount descending, then ticker, then exchange.',

@@ -17,7 +17,8 @@ export class FundingRatesController {
   @Get()
   @FailureMessage('Failed to get funding rates')
   @ApiOperation({
-    summary: 'Funding-rate ranking of every USDT perpetual (SPEC 4.6, D11)',
+    operationId: 'listFundingRates',
+    summary: 'Funding-rate ranking of every USDT perpetual',
     description:
       'Ordered by aprPercent descending (signed), entries without APR last, ties by exchange then contract. ' +
       'Served from the ranking built at the last collection (every FUNDING_REFRESH_MS); never queries the exchanges. ' +

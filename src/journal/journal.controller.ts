@@ -12,6 +12,7 @@ import {
 import type { Response } from 'express';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiIdParam } from '../common/openapi/api-field.decorator.js';
 import { UuidParam } from '../common/validation/uuid-param.pipe.js';
 import { CreateOperationDto } from './dto/create-operation.dto.js';
 import { ImportResultDto } from './dto/import-result.dto.js';
@@ -73,7 +74,7 @@ export class JournalController {
   @Post('operations')
   @HttpCode(HttpStatus.CREATED)
   @FailureMessage('Failed to create operation')
-  @ApiOperation({ summary: 'Record an operation; giving closedAt records it closed (D10)' })
+  @ApiOperation({ operationId: 'createJournalOperation', summary: 'Record an operation; giving closedAt records it closed' })
   @ApiCreatedResponse({ type: OperationDto })
   @ApiErrors({ 400: ['Invalid request body', ...EMAIL_ERRORS, ...FIELD_ERRORS], 409: [EXTERNAL_ID_TAKEN], 500: ['Failed to create operation'] })
   create(@Body() dto: CreateOperationDto): Promise<OperationDto> {
@@ -82,7 +83,7 @@ export class JournalController {
 
   @Get('operations')
   @FailureMessage('Failed to get operations')
-  @ApiOperation({ summary: "A user's operations, newest opened first, with filters (D10)" })
+  @ApiOperation({ operationId: 'listJournalOperations', summary: "A user's operations, newest opened first, with filters" })
   @ApiOkResponse({ type: OperationPageDto })
   @ApiErrors({
     400: [...FILTER_ERRORS, 'limit must be an integer from 1 to 500', 'offset must be an integer of 0 or more'],
@@ -94,16 +95,17 @@ export class JournalController {
 
   @Get('operations/:id')
   @FailureMessage('Failed to get operation')
-  @ApiOperation({ summary: 'One operation of the user' })
+  @ApiOperation({ operationId: 'getJournalOperation', summary: 'One operation of the user' })
   @ApiOkResponse({ type: OperationDto })
   @ApiErrors({ 400: EMAIL_ERRORS, 404: [OPERATION_NOT_FOUND], 500: ['Failed to get operation'] })
+  @ApiIdParam('Identifier of the operation')
   get(@Param('id', ID) id: string, @Query() query: OperationOwnerQueryDto): Promise<OperationDto> {
     return this.journal.get(id, query.email);
   }
 
   @Patch('operations/:id')
   @FailureMessage('Failed to update operation')
-  @ApiOperation({ summary: 'Correct an operation, or close an open one by setting closedAt and its exit prices' })
+  @ApiOperation({ operationId: 'updateJournalOperation', summary: 'Correct an operation, or close an open one by setting closedAt and its exit prices' })
   @ApiOkResponse({ type: OperationDto })
   @ApiErrors({
     400: ['Invalid request body', ...EMAIL_ERRORS, ...FIELD_ERRORS, 'closedAt cannot be removed from a closed operation'],
@@ -111,6 +113,7 @@ export class JournalController {
     409: [EXTERNAL_ID_TAKEN],
     500: ['Failed to update operation'],
   })
+  @ApiIdParam('Identifier of the operation')
   update(
     @Param('id', ID) id: string,
     @Query() query: OperationOwnerQueryDto,
@@ -122,9 +125,10 @@ export class JournalController {
   @Delete('operations/:id')
   @HttpCode(HttpStatus.NO_CONTENT)
   @FailureMessage('Failed to delete operation')
-  @ApiOperation({ summary: 'Delete an operation of the user' })
+  @ApiOperation({ operationId: 'deleteJournalOperation', summary: 'Delete an operation of the user' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors({ 400: EMAIL_ERRORS, 404: [OPERATION_NOT_FOUND], 500: ['Failed to delete operation'] })
+  @ApiIdParam('Identifier of the operation')
   remove(@Param('id', ID) id: string, @Query() query: OperationOwnerQueryDto): Promise<void> {
     return this.journal.remove(id, query.email);
   }
@@ -132,7 +136,8 @@ export class JournalController {
   @Get('summary')
   @FailureMessage('Failed to get journal summary')
   @ApiOperation({
-    summary: 'Results of closed operations with closedAt in [from, to) (SPEC 2.10)',
+    operationId: 'getJournalSummary',
+    summary: 'Results of closed operations with closedAt in [from, to)',
     description: '`from` optional (unbounded), `to` optional (now). Days of `series` are São Paulo calendar days.',
   })
   @ApiOkResponse({ type: JournalSummaryDto })
@@ -144,7 +149,8 @@ export class JournalController {
   @Get('export.csv')
   @FailureMessage('Failed to export journal')
   @ApiOperation({
-    summary: 'Every matching operation as CSV, newest opened first (SPEC 4.5, D10)',
+    operationId: 'exportJournalCsv',
+    summary: 'Every matching operation as CSV, newest opened first',
     description: `Columns: ${CSV_HEADER.join(', ')}. Dates RFC 3339 in São Paulo time; text cells starting with = + - @ tab or CR get a leading apostrophe.`,
   })
   @ApiProduces('text/csv')
@@ -158,7 +164,8 @@ export class JournalController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to import journal')
   @ApiOperation({
-    summary: 'Import operations from a CSV with the export header (D10), up to 64 MiB',
+    operationId: 'importJournalCsv',
+    summary: 'Import operations from a CSV with the export header, up to 64 MiB',
     description:
       'Rows with an external_id that exists for (email, source) update that operation; others create one. ' +
       'Invalid rows are reported with their line and store nothing; valid rows are stored.',

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiCreatedResponse, ApiExcludeEndpoint, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags,
+  ApiCreatedResponse, ApiExcludeEndpoint, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppError } from '../common/errors/app-error.js';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiIdParam, EXAMPLE_UUID } from '../common/openapi/api-field.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { CreateLookerDto } from './dto/create-looker.dto.js';
@@ -17,12 +18,10 @@ import { ID_REQUIRED, LookerIdParam } from './looker-id.pipe.js';
 import { LOOKER_STREAM_NAME } from './lookers.constants.js';
 import { LookersService } from './lookers.service.js';
 
-const ID_PARAM = { name: 'id', description: 'Identifier of the looker', example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' };
 const CRYPTO_ERRORS = ['maximum 6 cryptos allowed', 'ticker is invalid', 'cryptos must be an array of tickers'];
 const NAME_ERRORS = ['name must be a string', 'name must be at most 100 characters'];
 
 @ApiTags('lookers')
-@ApiExtraModels(LookerPriceEventDto)
 @Controller('v1/lookers')
 export class LookersController {
   constructor(
@@ -33,7 +32,7 @@ export class LookersController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @FailureMessage('Failed to create looker')
-  @ApiOperation({ summary: 'Create a looker: a named watchlist of up to 6 cryptos on one exchange and market' })
+  @ApiOperation({ operationId: 'createLooker', summary: 'Create a looker: a named watchlist of up to 6 cryptos on one exchange and market' })
   @ApiCreatedResponse({ type: LookerDto })
   @ApiErrors({
     400: [
@@ -48,7 +47,7 @@ export class LookersController {
 
   @Get()
   @FailureMessage('Failed to get lookers')
-  @ApiOperation({ summary: "A user's lookers, newest first ([] when none)" })
+  @ApiOperation({ operationId: 'listLookers', summary: "A user's lookers, newest first ([] when none)" })
   @ApiOkResponse({ type: [LookerDto] })
   @ApiErrors({ 400: ['email parameter is required', 'email is invalid'], 500: ['Failed to get lookers'] })
   list(@Query() query: LookerOwnerQueryDto): Promise<LookerDto[]> {
@@ -58,8 +57,8 @@ export class LookersController {
   // `{:id}` is optional so that a request without an id reaches LookerIdParam: 400, not a bare 404.
   @Patch('{:id}')
   @FailureMessage('Failed to update looker')
-  @ApiOperation({ summary: "Rename a looker and/or replace its cryptos (same rules as creation); open streams follow" })
-  @ApiParam(ID_PARAM)
+  @ApiOperation({ operationId: 'updateLooker', summary: "Rename a looker and/or replace its cryptos (same rules as creation); open streams follow" })
+  @ApiIdParam('Identifier of the looker')
   @ApiOkResponse({ type: LookerDto })
   @ApiErrors({
     400: ['id parameter is required', 'email parameter is required', 'email is invalid', 'name or cryptos is required', ...CRYPTO_ERRORS, ...NAME_ERRORS],
@@ -77,8 +76,8 @@ export class LookersController {
   @Delete('{:id}')
   @HttpCode(HttpStatus.NO_CONTENT)
   @FailureMessage('Failed to delete looker')
-  @ApiOperation({ summary: "Delete one of the user's lookers; its open streams end" })
-  @ApiParam(ID_PARAM)
+  @ApiOperation({ operationId: 'deleteLooker', summary: "Delete one of the user's lookers; its open streams end" })
+  @ApiIdParam('Identifier of the looker')
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors({
     400: ['id parameter is required', 'email parameter is required', 'email is invalid'],
@@ -98,13 +97,19 @@ export class LookersController {
 
   @Get('{:id}/stream')
   @FailureMessage('Failed to load looker')
-  @ApiOperation({ summary: 'Live prices of a looker (SSE): every second one event per crypto, flushed together' })
-  @ApiParam(ID_PARAM)
-  @ApiSseStream(
-    'Every second, one `data:` message per crypto of the looker, all written in one flush; each is a ' +
-      'LookerPriceEventDto. A crypto never quoted has null ask, bid, volume and updatedAt and stale=true; ' +
-      'without a realtime feed (ENABLED_WEBSOCKET off) every event is stale.',
-  )
+  @ApiOperation({
+    operationId: 'streamLooker',
+    summary: 'Live prices of a looker (SSE): every second one event per crypto, flushed together',
+    description:
+      'A crypto never quoted has null ask, bid, volume and updatedAt and stale=true; without a realtime feed ' +
+      '(ENABLED_WEBSOCKET off) every event is stale. The stream ends when the looker is deleted.',
+  })
+  @ApiIdParam('Identifier of the looker')
+  @ApiSseStream({
+    payload: LookerPriceEventDto,
+    cadence: 'Every second, one message per crypto of the looker (at most 6), all written in one flush.',
+    exampleUrl: `/v1/lookers/${EXAMPLE_UUID}/stream`,
+  })
   @ApiErrors({
     400: ['id parameter is required'],
     404: ['looker not found'],

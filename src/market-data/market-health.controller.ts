@@ -1,9 +1,31 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiField } from '../common/openapi/api-field.decorator.js';
+import { ApiMalformedBodyError } from '../common/http/api-errors.decorator.js';
 import { MarketDataService } from './market-data.service.js';
 import type { ExchangeHealth } from './feed-health.js';
 
+export class ExchangeHealthDto implements ExchangeHealth {
+  @ApiField.boolean({ example: true, description: "True while all of the exchange's websocket feeds are up" })
+  connected: boolean;
+
+  @ApiField.dateTime({ nullable: true, description: 'Last message from the exchange; null before the first' })
+  lastMessageAt: string | null;
+
+  @ApiField.integer({ minimum: 0, example: 0 })
+  reconnects: number;
+
+  @ApiField.integer({ minimum: 0, example: 40, description: 'Markets subscribed' })
+  markets: number;
+}
+
 export class MarketHealthDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(ExchangeHealthDto) },
+    description: 'Every configured exchange, by name',
+    example: { binance: { connected: true, lastMessageAt: '2026-01-01T00:00:00.000Z', reconnects: 0, markets: 40 } },
+  })
   exchanges: Record<string, ExchangeHealth>;
 }
 
@@ -15,14 +37,13 @@ export class MarketHealthController {
 
   @Get('market')
   @ApiOperation({
+    operationId: 'getMarketHealth',
     summary: 'Websocket feed state per configured exchange',
     description: '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null.',
   })
-  @ApiOkResponse({
-    schema: {
-      example: { exchanges: { binance: { connected: true, lastMessageAt: '2026-01-01T00:00:00.000Z', reconnects: 0, markets: 40 } } },
-    },
-  })
+  @ApiExtraModels(ExchangeHealthDto)
+  @ApiOkResponse({ type: MarketHealthDto })
+  @ApiMalformedBodyError()
   market(): MarketHealthDto {
     return { exchanges: this.marketData.healthReport() };
   }

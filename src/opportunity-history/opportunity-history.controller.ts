@@ -27,7 +27,8 @@ export class OpportunityHistoryController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to import opportunity history')
   @ApiOperation({
-    summary: 'Backfill opportunity history (D8)',
+    operationId: 'importOpportunityHistory',
+    summary: 'Backfill opportunity history',
     description:
       'A JSON array (application/json) or NDJSON (application/x-ndjson), up to 100,000 rows and 64 MiB. ' +
       'Every row is validated first; one invalid row rejects the request, naming it. Idempotent: same ' +
@@ -47,7 +48,7 @@ export class OpportunityHistoryController {
 
   @Get('stats')
   @FailureMessage('Failed to get opportunity history stats')
-  @ApiOperation({ summary: 'Spread statistics of one route over the look-back (D9)' })
+  @ApiOperation({ operationId: 'getOpportunityHistoryStats', summary: 'Spread statistics of one route over the look-back' })
   @ApiOkResponse({ type: HistoryStatsDto })
   @ApiErrors({ 400: ROUTE_400, 503: [HISTORY_UNAVAILABLE] })
   stats(@Query() query: HistoryStatsQueryDto): Promise<HistoryStatsDto> {
@@ -58,7 +59,8 @@ export class OpportunityHistoryController {
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to run backtest')
   @ApiOperation({
-    summary: 'Simulate a route with transfer time and costs (SPEC 4.8, D9)',
+    operationId: 'runBacktest',
+    summary: 'Simulate a route with transfer time and costs',
     description:
       'One operation per window; the exit is at the spread observed on arrival; an expired operation is ' +
       'closed at spread 0 and still pays its costs; unresolved operations are excluded from the aggregates.',

@@ -1,8 +1,10 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
+import { OpportunityEventDto } from './dto/opportunity-event.dto.js';
+import { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import { PriceSnapshotService } from './price-snapshot.service.js';
 
@@ -17,24 +19,31 @@ export class RealtimeController {
 
   @Get('arbitrage')
   @ApiOperation({
-    summary: 'Stream of cross-exchange spot arbitrage opportunities (SPEC 2.6), 200 ms debounce per symbol',
-    description:
-      'Each event carries an increasing `id:`. Reconnect with `Last-Event-ID` to receive the events after it ' +
-      'that are still kept (last 10,000, at most 5 minutes), then live ones. Without ENABLED_WEBSOCKET=1 the ' +
-      'stream opens and stays silent.',
+    operationId: 'streamOpportunities',
+    summary: 'Stream of cross-exchange spot arbitrage opportunities, 200 ms debounce per symbol',
+    description: 'Without ENABLED_WEBSOCKET=1 the stream opens and stays silent.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
-  @ApiSseStream('One `id: <n>` + `data: <OpportunityEventDto JSON>` message per detected opportunity')
+  @ApiSseStream({
+    payload: OpportunityEventDto,
+    cadence: 'One message per detected opportunity, at most one per symbol per 200 ms.',
+    exampleUrl: '/v1/realtime/arbitrage',
+    replay: { kept: '10,000 events (at most 5 minutes)' },
+  })
   arbitrage(@Req() req: Request, @Res() res: Response, @Headers('last-event-id') lastEventId?: string): void {
     this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId)), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')
   @ApiOperation({
-    summary: 'Every second, all cached prices of every exchange with an active realtime connection (SPEC 2.7)',
-    description: 'Each event is a JSON array of PriceSnapshotEntryDto (with `market`, D6). No filtering parameter exists.',
+    operationId: 'streamPrices',
+    summary: 'Every second, all cached prices of every exchange with an active realtime connection',
+    description: 'Entries carry the additive `market` member. The payload can be large.',
   })
-  @ApiSseStream('One `data: [<PriceSnapshotEntryDto>, …]` message per second')
+  @ApiSseStream({
+    payload: [PriceSnapshotEntryDto],
+    cadence: 'Every second one message with every cached price.',
+    exampleUrl: '/v1/realtime/prices',
+  })
   pricesStream(@Req() req: Request, @Res() res: Response): void {
     this.sse.open(req, res, this.prices.frames, { stream: 'prices', policy: 'latest' });
   }

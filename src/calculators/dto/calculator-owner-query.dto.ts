@@ -1,8 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { EmailField } from '../../common/validation/field-rules.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 export class CalculatorOwnerQueryDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   @EmailField()
   email: string;
 }

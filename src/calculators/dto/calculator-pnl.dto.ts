@@ -1,15 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { EntryValues, PnlFigures } from '../pnl.engine.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.2: the process response and the data of every calculator stream event. */
 export class CalculatorPnlDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ example: 'binance' })
+  @ApiField.exchange()
   exchange: string;
 
   @ApiProperty({ example: 95000 })
@@ -30,19 +31,19 @@ export class CalculatorPnlDto {
   @ApiProperty({ example: 0.157894736842, description: 'entrySpread ÷ entrySpotValue × 100' })
   entrySpreadPercentage: number;
 
-  @ApiProperty({ example: 96000, description: 'Spot BID of the latest sample (D5)' })
+  @ApiProperty({ example: 96000, description: 'Spot BID of the latest sample' })
   currentSpotPrice: number;
 
-  @ApiProperty({ example: 96050, description: 'Futures ASK of the latest sample (D5)' })
+  @ApiProperty({ example: 96050, description: 'Futures ASK of the latest sample' })
   currentFuturePrice: number;
 
   @ApiProperty({ example: 50, description: 'currentFuturePrice − currentSpotPrice' })
   currentSpread: number;
 
-  @ApiProperty({ example: 0.0520833333333, description: 'currentSpread ÷ currentSpotPrice × 100 (D5)' })
+  @ApiProperty({ example: 0.0520833333333, description: 'currentSpread ÷ currentSpotPrice × 100' })
   currentSpreadPercentage: number;
 
-  @ApiProperty({ example: 0.0001, nullable: true, type: Number, description: 'Latest funding rate of the perpetual; null when unknown' })
+  @ApiField.number({ example: 0.0001, nullable: true, description: 'Latest funding rate of the perpetual; null when unknown' })
   fundingRate: number | null;
 
   @ApiProperty({ example: 50, description: 'Spot change + futures change, in the quote currency (USDT)' })
@@ -75,4 +76,10 @@ export class CalculatorPnlDto {
       isProfitable: f.isProfitable,
     };
   }
+}
+
+/** Data of the calculator stream's `event: market-data-missing` (D4). */
+export class MarketDataMissingEventDto {
+  @ApiField.enum(['market data not found'])
+  message: string;
 }

@@ -1,16 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { CalculatorEntity } from '../calculator.entity.js';
 import { entryFigures } from '../pnl.engine.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.1. */
 export class CalculatorDto {
-  @ApiProperty({ example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' })
+  @ApiField.uuid()
   id: string;
 
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
   @ApiProperty({ example: 95000 })
@@ -37,7 +38,7 @@ export class CalculatorDto {
   @ApiProperty({ example: 0.157894736842, description: 'entrySpread ÷ entrySpotValue × 100' })
   entrySpreadPercentage: number;
 
-  @ApiProperty({ example: 1763769600000, description: 'Creation time, Unix milliseconds; kept by later saves' })
+  @ApiField.unixMillis({ description: 'Creation time, Unix milliseconds; kept by later saves' })
   timestamp: number;
 
   static from(e: CalculatorEntity): CalculatorDto {

@@ -1,6 +1,5 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
-import { reasonPhrase } from '../errors/error-status.js';
+import { ApiErrorResponse } from '../http/api-errors.decorator.js';
 import { ArbitrageRateLimitGuard, RATE_LIMIT_EXCEEDED } from './arbitrage-rate-limit.guard.js';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
@@ -11,34 +10,18 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
  * on one counter per client IP. Never put it on an SSE stream (streams have their own cap).
  */
 export function ArbitrageRateLimit(): ClassDecorator & MethodDecorator {
-  const body = { statusCode: 429, message: RATE_LIMIT_EXCEEDED, error: reasonPhrase(429) };
   return applyDecorators(
     UseGuards(ArbitrageRateLimitGuard),
-    ApiResponse({
-      status: 429,
+    ApiErrorResponse(429, [RATE_LIMIT_EXCEEDED], {
       description:
-        `${RATE_LIMIT_EXCEEDED}: the arbitrage route group allows ARBITRAGE_RATE_LIMIT (default 30) requests ` +
-        'per client IP per ARBITRAGE_RATE_TTL_MS (default 60 s), one budget shared by all its routes. ' +
-        'Every response of the group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.',
+        'The arbitrage route group allows ARBITRAGE_RATE_LIMIT (default 30) requests per client IP per ' +
+        'ARBITRAGE_RATE_TTL_MS (default 60 s), one budget shared by all its routes. Every response of the group ' +
+        'carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',
       headers: {
         'Retry-After': integerHeader('Seconds until a request is accepted again'),
         'X-RateLimit-Limit': integerHeader('Requests allowed per window'),
         'X-RateLimit-Remaining': integerHeader('Requests left in the window'),
         'X-RateLimit-Reset': integerHeader('Seconds until the window resets'),
-      },
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['statusCode', 'message', 'error'],
-            properties: {
-              statusCode: { type: 'integer', example: 429 },
-              message: { type: 'string', example: RATE_LIMIT_EXCEEDED },
-              error: { type: 'string', example: body.error },
-            },
-          },
-          example: body,
-        },
       },
     }),
   );

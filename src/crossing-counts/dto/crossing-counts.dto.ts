@@ -1,22 +1,21 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** POST body (SPEC 4.7); only documents it: the body is parsed by crossing-params.ts (D2, D11). */
 export class StartCrossingCountDto {
-  @ApiPropertyOptional({
-    type: String,
+  @ApiField.date({
+    required: false,
     nullable: true,
-    example: '2026-03-01',
     description: 'Day to process, YYYY-MM-DD (São Paulo calendar day); omitted or null: today in São Paulo',
   })
   date?: string | null;
 }
 
 export class CrossingCountAcceptedDto {
-  @ApiProperty({ example: '2026-03-01', description: 'The day that will be processed, YYYY-MM-DD' })
+  @ApiField.date({ description: 'The day that will be processed, YYYY-MM-DD' })
   processingDate: string;
 
-  @ApiProperty({ enum: ['accepted'], example: 'accepted' })
+  @ApiField.enum(['accepted'])
   status: 'accepted';
 }
 
@@ -25,33 +24,33 @@ export class CrossingCountAcceptedDto {
  * parseCrossingQuery, so the messages and their order live in one place.
  */
 export class CrossingCountQueryDto {
-  @ApiPropertyOptional({ example: '2026-03-01', description: 'First day, inclusive, YYYY-MM-DD; default today (São Paulo)' })
+  @ApiField.date({ required: false, description: 'First day, inclusive, YYYY-MM-DD; default today (São Paulo)' })
   @Allow()
   from?: unknown;
 
-  @ApiPropertyOptional({ example: '2026-03-07', description: 'Last day, inclusive, YYYY-MM-DD; default today (São Paulo)' })
+  @ApiField.date({ required: false, example: '2026-03-07', description: 'Last day, inclusive, YYYY-MM-DD; default today (São Paulo)' })
   @Allow()
   to?: unknown;
 
-  @ApiPropertyOptional({ example: 'BTC-USDT', description: 'Only this pair; BASE-QUOTE or BASEQUOTE, any case' })
+  @ApiField.ticker('input', { required: false, description: 'Only this pair; BASE-QUOTE or BASEQUOTE, any case' })
   @Allow()
   ticker?: unknown;
 
-  @ApiPropertyOptional({ example: 'binance', description: 'Only this exchange: binance, bybit, okx, gate or bitget' })
+  @ApiField.exchange({ required: false, description: 'Only this exchange, any case' })
   @Allow()
   exchange?: unknown;
 }
 
 export class CrossingCountSummaryDto {
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ example: 'binance' })
+  @ApiField.exchange()
   exchange: string;
 
-  @ApiProperty({ type: 'integer', example: 42, description: 'Crossings summed over the processed days of the range' })
+  @ApiField.integer({ minimum: 0, example: 42, description: 'Crossings summed over the processed days of the range' })
   crossingCount: number;
 
-  @ApiProperty({ type: 'integer', example: 7, description: 'Processed days in the range with a record for this pair' })
+  @ApiField.integer({ minimum: 1, example: 7, description: 'Processed days in the range with a record for this pair' })
   days: number;
 }

@@ -1,17 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
 import type { FavoriteCryptoEntity } from '../favorite-crypto.entity.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 export class FavoriteCryptoDto {
-  @ApiProperty({ example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' })
+  @ApiField.uuid()
   id: string;
 
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
-  @ApiProperty({ example: 'BTCUSDT' })
+  @ApiField.ticker('compact')
   ticker: string;
 
-  @ApiProperty({ example: 1763769600000, description: 'Creation time, Unix milliseconds' })
+  @ApiField.unixMillis({ description: 'Creation time, Unix milliseconds' })
   timestamp: number;
 
   static from(entity: FavoriteCryptoEntity): FavoriteCryptoDto {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { EmailField } from '../../common/validation/field-rules.js';
 import { Required } from '../../common/validation/required.decorator.js';
 import { STRATEGIES, type Strategy } from '../journal-operation.entity.js';
@@ -12,6 +12,7 @@ import {
   TextRule,
   TimestampRule,
 } from './operation-rules.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 const upper = (s: string): string => s.toUpperCase();
 const lower = (s: string): string => s.toLowerCase();
@@ -23,31 +24,31 @@ const closing = (o: Record<string, unknown>): boolean => o.closedAt !== undefine
  * the first other problem in this order.
  */
 export class CreateOperationDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   @EmailField()
   email: string;
 
-  @ApiProperty({ enum: STRATEGIES, example: 'spot_futures' })
+  @ApiField.enum(STRATEGIES)
   @Required()
   @OneOfRule('strategy', STRATEGIES)
   strategy: Strategy;
 
-  @ApiProperty({ example: 'BTC', description: 'Base asset, stored upper case' })
+  @ApiField.string({ example: 'BTC', maxLength: 20, pattern: '^[A-Za-z0-9]+$', description: 'Base asset, stored upper case' })
   @Required()
   @TextRule('asset', { max: 20, pattern: /^[A-Z0-9]+$/, patternMessage: 'asset must be letters or digits, such as BTC', transform: upper })
   asset: string;
 
-  @ApiProperty({ example: 'binance', description: 'Stored lower case' })
+  @ApiField.string({ example: 'binance', maxLength: 64, description: 'Stored lower case' })
   @Required()
   @TextRule('buyExchange', { max: 64, transform: lower })
   buyExchange: string;
 
-  @ApiProperty({ example: 'binance', description: 'Stored lower case' })
+  @ApiField.string({ example: 'binance', maxLength: 64, description: 'Stored lower case' })
   @Required()
   @TextRule('sellExchange', { max: 64, transform: lower })
   sellExchange: string;
 
-  @ApiProperty({ example: '2026-03-01T09:30:00-03:00', description: 'RFC 3339 with an offset' })
+  @ApiField.dateTime({ example: '2026-03-01T09:30:00-03:00', description: 'RFC 3339 with an offset' })
   @Required()
   @TimestampRule('openedAt')
   openedAt: Date;
@@ -61,29 +62,29 @@ export class CreateOperationDto {
   @NumberRule('shortQuantity', 'nonNegative')
   shortQuantity?: number;
 
-  @ApiPropertyOptional({ example: 64000, nullable: true, description: 'Required when quantity > 0' })
+  @ApiField.number({ required: false, nullable: true, minimum: 0, exclusiveMinimum: true, example: 64000, description: 'Required when quantity > 0' })
   @RequiredWhen((o) => isPositive(o.quantity), 'entryBuyPrice is required')
   @NumberRule('entryBuyPrice', 'positive')
   entryBuyPrice?: number | null;
 
-  @ApiPropertyOptional({ example: 64100, nullable: true, description: 'Required when shortQuantity > 0' })
+  @ApiField.number({ required: false, nullable: true, minimum: 0, exclusiveMinimum: true, example: 64100, description: 'Required when shortQuantity > 0' })
   @RequiredWhen((o) => isPositive(o.shortQuantity), 'entrySellPrice is required')
   @NumberRule('entrySellPrice', 'positive')
   entrySellPrice?: number | null;
 
-  @ApiPropertyOptional({ example: '2026-03-02T10:00:00-03:00', nullable: true, description: 'Given: the operation is closed' })
+  @ApiField.dateTime({ required: false, nullable: true, example: '2026-03-02T10:00:00-03:00', description: 'Given: the operation is closed' })
   @TimestampRule('closedAt')
   @CrossRule((v, o) =>
     v instanceof Date && o.openedAt instanceof Date && v < o.openedAt ? 'closedAt must not be before openedAt' : undefined,
   )
   closedAt?: Date | null;
 
-  @ApiPropertyOptional({ example: 64500, nullable: true, description: 'Required to close when quantity > 0' })
+  @ApiField.number({ required: false, nullable: true, minimum: 0, exclusiveMinimum: true, example: 64500, description: 'Required to close when quantity > 0' })
   @RequiredWhen((o) => closing(o) && isPositive(o.quantity), 'exitSellPrice is required')
   @NumberRule('exitSellPrice', 'positive')
   exitSellPrice?: number | null;
 
-  @ApiPropertyOptional({ example: 64450, nullable: true, description: 'Required to close when shortQuantity > 0' })
+  @ApiField.number({ required: false, nullable: true, minimum: 0, exclusiveMinimum: true, example: 64450, description: 'Required to close when shortQuantity > 0' })
   @RequiredWhen((o) => closing(o) && isPositive(o.shortQuantity), 'exitBuyPrice is required')
   @NumberRule('exitBuyPrice', 'positive')
   exitBuyPrice?: number | null;
@@ -104,7 +105,7 @@ export class CreateOperationDto {
   @BooleanRule('feesEstimated')
   feesEstimated?: boolean;
 
-  @ApiPropertyOptional({ example: 'manual', description: 'Lower-case word, at most 32 characters; default manual' })
+  @ApiField.string({ required: false, maxLength: 32, pattern: '^[A-Za-z0-9_-]*$', example: 'manual', description: 'Lower-case word, at most 32 characters; default manual' })
   @TextRule('source', {
     max: 32,
     pattern: /^[a-z0-9_-]*$/,
@@ -113,11 +114,11 @@ export class CreateOperationDto {
   })
   source?: string;
 
-  @ApiPropertyOptional({ example: 'binance-7781', nullable: true, description: 'Unique per (email, source); at most 128 characters' })
+  @ApiField.string({ required: false, nullable: true, example: 'binance-7781', description: 'Unique per (email, source); at most 128 characters' })
   @TextRule('externalId', { max: 128 })
   externalId?: string | null;
 
-  @ApiPropertyOptional({ example: 'funding flipped negative, closed early', nullable: true, description: 'At most 2000 characters' })
+  @ApiField.string({ required: false, nullable: true, example: 'funding flipped negative, closed early', description: 'At most 2000 characters' })
   @TextRule('notes', { max: 2000, trim: false })
   notes?: string | null;
 }

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 export class SummaryDayDto {
-  @ApiProperty({ example: '2026-03-01', description: 'São Paulo calendar day' })
+  @ApiField.date({ description: 'São Paulo calendar day' })
   date: string;
 
   @ApiProperty({ example: 65.4 })
@@ -15,7 +16,7 @@ export class SummaryGroupDto {
   @ApiProperty({ example: 'binance->okx', description: 'Route groups: <buyExchange>-><sellExchange>' })
   key: string;
 
-  @ApiProperty({ example: 4 })
+  @ApiField.integer({ minimum: 1, example: 4 })
   count: number;
 
   @ApiProperty({ example: 140.2 })
@@ -45,7 +46,7 @@ export class JournalSummaryDto {
   @ApiProperty({ example: 6.3, description: 'Sum of funding; negative when funding was paid' })
   fundingReceived: number;
 
-  @ApiProperty({ example: 2, description: 'Open now (filters apply, the period does not)' })
+  @ApiField.integer({ minimum: 0, example: 2, description: 'Open now (filters apply, the period does not)' })
   openOperations: number;
 
   @ApiProperty({ type: [SummaryDayDto] })

@@ -1,16 +1,17 @@
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { EmailField } from '../../common/validation/field-rules.js';
 import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
 import { CrossRule, EmptyAsAbsent, OneOfRule, TextRule, TimestampRule } from './operation-rules.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 /** Owner only: GET one, PATCH and DELETE. */
 export class OperationOwnerQueryDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   @EmailField()
   email: string;
 }

@@ -2,13 +2,14 @@ import { ApiProperty } from '@nestjs/swagger';
 import { computePnl } from '../journal-pnl.engine.js';
 import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
 import type { StoredOperation } from '../journal-operation.entity.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** A journal operation as the API returns it (D10); dates are RFC 3339 UTC. */
 export class OperationDto {
-  @ApiProperty({ example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' })
+  @ApiField.uuid()
   id: string;
 
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
   @ApiProperty({ enum: OPERATION_STATUSES, example: 'closed' })
@@ -65,10 +66,10 @@ export class OperationDto {
   @ApiProperty({ example: 0.10209211, nullable: true, type: Number, description: 'Closed only: netPnl ÷ entry capital × 100' })
   netPnlPct: number | null;
 
-  @ApiProperty({ example: '2026-03-01T12:30:00.000Z' })
+  @ApiField.dateTime({ example: '2026-03-01T12:30:00.000Z' })
   openedAt: string;
 
-  @ApiProperty({ example: '2026-03-02T13:00:00.000Z', nullable: true, type: String })
+  @ApiField.dateTime({ example: '2026-03-02T13:00:00.000Z', nullable: true })
   closedAt: string | null;
 
   @ApiProperty({ example: 'manual' })
@@ -113,6 +114,6 @@ export class OperationPageDto {
   @ApiProperty({ type: [OperationDto] })
   data: OperationDto[];
 
-  @ApiProperty({ example: 1, description: 'Matching operations before limit and offset' })
+  @ApiField.integer({ minimum: 0, example: 1, description: 'Matching operations before limit and offset' })
   total: number;
 }

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { EmailField } from '../../common/validation/field-rules.js';
-import { EXCHANGE_NAMES, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { MARKETS, type Market } from '../../market-data/exchanges.js';
 import { CryptosField, LookerNameField, MarketField, MAX_LOOKER_CRYPTOS } from './looker-rules.js';
+import { ApiField, TICKER_INPUT_PATTERN } from '../../common/openapi/api-field.decorator.js';
 
 /**
  * Field order is the order of the SPEC 4.2 error table (email, then the cryptos limit); the
@@ -10,13 +10,15 @@ import { CryptosField, LookerNameField, MarketField, MAX_LOOKER_CRYPTOS } from '
  * exchanges, which a static decorator cannot know.
  */
 export class CreateLookerDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   @EmailField()
   email: string;
 
-  @ApiPropertyOptional({
-    type: [String],
+  @ApiField.strings({
+    required: false,
+    nullable: true,
     maxItems: MAX_LOOKER_CRYPTOS,
+    items: { pattern: TICKER_INPUT_PATTERN },
     example: ['BTCUSDT', 'ETH-USDT'],
     description:
       'At most 6 tickers, BASEQUOTE or BASE-QUOTE, any case; stored as BASEQUOTE in the order sent, ' +
@@ -25,19 +27,18 @@ export class CreateLookerDto {
   @CryptosField()
   cryptos?: string[] | null;
 
-  @ApiPropertyOptional({ example: 'Majors', nullable: true, maxLength: 100, description: 'Omitted or blank: null' })
+  @ApiField.string({ required: false, example: 'Majors', nullable: true, maxLength: 100, description: 'Omitted or blank: null' })
   @LookerNameField()
   name?: string | null;
 
-  @ApiPropertyOptional({
-    enum: EXCHANGE_NAMES,
-    example: 'binance',
-    description: 'Exchange watched for every crypto (D7); one of the configured exchanges, default the first of them',
+  @ApiField.exchange({
+    required: false,
+    description: 'Exchange watched for every crypto; one of the configured exchanges, default the first of them',
   })
   @Allow()
   exchange?: unknown;
 
-  @ApiPropertyOptional({ enum: MARKETS, default: 'SPOT', description: 'Market watched for every crypto (D7)' })
+  @ApiField.enum(MARKETS, { required: false, nullable: true, default: 'SPOT', description: 'Market watched for every crypto' })
   @MarketField()
   market?: Market | null;
 }

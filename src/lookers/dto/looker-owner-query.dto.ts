@@ -1,9 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { EmailField } from '../../common/validation/field-rules.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** `?email=` of the looker routes; SPEC 4.2 words the missing case `email parameter is required`. */
 export class LookerOwnerQueryDto {
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   @EmailField('email parameter is required')
   email: string;
 }

@@ -1,15 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXCHANGE_NAMES, type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.5; the prices, volume and time are null for a crypto never seen (D7). Swagger only. */
 export class LookerPriceEventDto {
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ enum: EXCHANGE_NAMES, example: 'binance' })
+  @ApiField.exchange()
   exchange: ExchangeName;
 
-  @ApiProperty({ enum: MARKETS, example: 'SPOT' })
+  @ApiField.enum(MARKETS)
   market: Market;
 
   @ApiProperty({ type: Number, nullable: true, example: 97012.5, description: 'Best sell price' })
@@ -24,6 +25,6 @@ export class LookerPriceEventDto {
   @ApiProperty({ example: false, description: 'Last tick older than 10 s, no quote yet, or no realtime feed' })
   stale: boolean;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026-03-01T12:00:00.000Z', description: 'Last tick, ISO 8601' })
+  @ApiField.dateTime({ nullable: true, description: 'Last tick, ISO 8601' })
   updatedAt: string | null;
 }

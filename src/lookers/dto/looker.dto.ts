@@ -1,28 +1,28 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { EXCHANGE_NAMES, type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
 import type { LookerEntity } from '../looker.entity.js';
+import { ApiField, TICKER_COMPACT_PATTERN } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.3, plus the additive D7 members `exchange` and `market`. */
 export class LookerDto {
-  @ApiProperty({ example: '5b0f6a7e-8a53-4b8e-9f3e-0d5c3f3b2a11' })
+  @ApiField.uuid()
   id: string;
 
-  @ApiProperty({ example: 'trader@example.com' })
+  @ApiField.email()
   email: string;
 
-  @ApiProperty({ example: 'Majors', type: String, nullable: true })
+  @ApiField.string({ example: 'Majors', nullable: true, maxLength: 100 })
   name: string | null;
 
-  @ApiProperty({ type: [String], example: ['BTCUSDT', 'ETHUSDT'], maxItems: 6 })
+  @ApiField.strings({ example: ['BTCUSDT', 'ETHUSDT'], maxItems: 6, items: { pattern: TICKER_COMPACT_PATTERN } })
   cryptos: string[];
 
-  @ApiProperty({ enum: EXCHANGE_NAMES, example: 'binance' })
+  @ApiField.exchange()
   exchange: ExchangeName;
 
-  @ApiProperty({ enum: MARKETS, example: 'SPOT' })
+  @ApiField.enum(MARKETS)
   market: Market;
 
-  @ApiProperty({ example: 1763769600000, description: 'Creation time, Unix milliseconds' })
+  @ApiField.unixMillis({ description: 'Creation time, Unix milliseconds' })
   timestamp: number;
 
   static from(entity: LookerEntity): LookerDto {

@@ -1,14 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { BacktestOperation, BacktestResult } from '../backtest.engine.js';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 export class BacktestOperationDto {
-  @ApiProperty({ example: '2026-03-02T14:00:00.000Z', description: 'RFC 3339 UTC' })
+  @ApiField.dateTime({ example: '2026-03-02T14:00:00.000Z', description: 'RFC 3339 UTC' })
   entry: string;
 
-  @ApiProperty({ example: '2026-03-02T14:30:00.000Z', description: 'entry + transferMinutes, RFC 3339 UTC' })
+  @ApiField.dateTime({ example: '2026-03-02T14:30:00.000Z', description: 'entry + transferMinutes, RFC 3339 UTC' })
   arrival: string;
 
-  @ApiProperty({ enum: ['completed', 'expired', 'unresolved'], example: 'completed' })
+  @ApiField.enum(['completed', 'expired', 'unresolved'])
   status: string;
 
   @ApiProperty({ example: 0.62, description: 'Spread on the basis at entry, percent' })
@@ -36,25 +37,25 @@ export class BacktestOperationDto {
 
 /** SPEC 2.11 with D9's rules; aggregates exclude unresolved operations. */
 export class BacktestResultDto {
-  @ApiProperty({ example: 12, description: 'completed + expired + unresolved' })
+  @ApiField.integer({ minimum: 0, example: 12, description: 'completed + expired + unresolved' })
   trades: number;
 
-  @ApiProperty({ example: 9 })
+  @ApiField.integer({ minimum: 0, example: 9 })
   completed: number;
 
-  @ApiProperty({ example: 2 })
+  @ApiField.integer({ minimum: 0, example: 2 })
   expired: number;
 
-  @ApiProperty({ example: 1, description: 'Still in transit with the window open at the end of the history' })
+  @ApiField.integer({ minimum: 0, example: 1, description: 'Still in transit with the window open at the end of the history' })
   unresolved: number;
 
-  @ApiProperty({ example: 3, description: 'Windows that passed while the capital was in transit' })
+  @ApiField.integer({ minimum: 0, example: 3, description: 'Windows that passed while the capital was in transit' })
   skippedBusy: number;
 
-  @ApiProperty({ example: 1, description: 'Windows with no executable sample' })
+  @ApiField.integer({ minimum: 0, example: 1, description: 'Windows with no executable sample' })
   skippedInfeasible: number;
 
-  @ApiProperty({ example: 4, description: 'Operations whose entry sample used a default fee' })
+  @ApiField.integer({ minimum: 0, example: 4, description: 'Operations whose entry sample used a default fee' })
   estimatedCosts: number;
 
   @ApiProperty({ example: 41.2 })
@@ -69,7 +70,7 @@ export class BacktestResultDto {
   @ApiProperty({ example: 72.7, description: 'Percent of completed + expired with netUsd > 0; 0 when none' })
   winRate: number;
 
-  @ApiProperty({ type: [BacktestOperationDto], description: 'The last 200 operations, oldest first' })
+  @ApiProperty({ type: [BacktestOperationDto], maxItems: 200, description: 'The last 200 operations, oldest first' })
   history: BacktestOperationDto[];
 
   static from(result: BacktestResult): BacktestResultDto {

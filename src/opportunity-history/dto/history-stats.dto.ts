@@ -1,29 +1,30 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** D9 statistics of one route over the look-back; spreads in percent on the basis. */
 export class HistoryStatsDto {
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ example: 'binance' })
+  @ApiField.exchange()
   buy: string;
 
-  @ApiProperty({ example: 'okx' })
+  @ApiField.exchange({ example: 'okx' })
   sell: string;
 
-  @ApiProperty({ example: 7 })
+  @ApiField.integer({ minimum: 1, maximum: 90, example: 7 })
   days: number;
 
   @ApiProperty({ example: 0.3 })
   threshold: number;
 
-  @ApiProperty({ enum: ['net', 'gross'], example: 'net' })
+  @ApiField.enum(['net', 'gross'])
   basis: string;
 
-  @ApiProperty({ example: 60480, description: 'Samples in the look-back' })
+  @ApiField.integer({ minimum: 0, example: 60480, description: 'Samples in the look-back' })
   samples: number;
 
-  @ApiProperty({ example: 42, description: 'Maximal runs at or above the threshold; a gap over 3 intervals ends one' })
+  @ApiField.integer({ minimum: 0, example: 42, description: 'Maximal runs at or above the threshold; a gap over 3 intervals ends one' })
   windows: number;
 
   @ApiProperty({ example: 128.5, description: 'Samples at or above the threshold × HISTORY_INTERVAL_MS ÷ 60,000' })
@@ -41,9 +42,9 @@ export class HistoryStatsDto {
   @ApiProperty({ type: Number, nullable: true, example: 0.31, description: 'Nearest-rank 90th percentile' })
   p90Spread: number | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026-03-01T00:00:00.000Z', description: 'RFC 3339 UTC' })
+  @ApiField.dateTime({ nullable: true, example: '2026-03-01T00:00:00.000Z', description: 'RFC 3339 UTC' })
   firstSampleAt: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026-03-07T23:59:50.000Z', description: 'RFC 3339 UTC' })
+  @ApiField.dateTime({ nullable: true, example: '2026-03-07T23:59:50.000Z', description: 'RFC 3339 UTC' })
   lastSampleAt: string | null;
 }

@@ -1,17 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** One row of an import (D8); documentation only, import-rows.ts validates. */
 export class ImportHistoryRowDto {
-  @ApiProperty({ example: '2026-03-01T12:00:00Z', description: 'RFC 3339' })
+  @ApiField.dateTime({ example: '2026-03-01T12:00:00Z', description: 'RFC 3339' })
   time: string;
 
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('input')
   ticker: string;
 
-  @ApiProperty({ example: 'binance' })
+  @ApiField.exchange()
   buyExchange: string;
 
-  @ApiProperty({ example: 'okx' })
+  @ApiField.exchange({ example: 'okx' })
   sellExchange: string;
 
   @ApiProperty({ example: 65000.5, description: 'Ask on the buy exchange, > 0' })
@@ -41,11 +42,11 @@ export class ImportHistoryRowDto {
   @ApiProperty({ example: true })
   executable: boolean;
 
-  @ApiProperty({ type: Number, nullable: true, required: false, example: 125000000, description: '24 h quote volume' })
+  @ApiField.number({ nullable: true, required: false, example: 125000000, description: '24 h quote volume' })
   volume24h?: number | null;
 }
 
 export class ImportHistoryResultDto {
-  @ApiProperty({ example: 2, description: 'Rows in the request' })
+  @ApiField.integer({ minimum: 0, example: 2, description: 'Rows in the request' })
   imported: number;
 }

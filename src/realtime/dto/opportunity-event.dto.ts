@@ -1,14 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.6: one event of GET /v1/realtime/arbitrage. */
 export class OpportunityEventDto {
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ example: 'binance', description: 'Exchange with the lowest ask: buy here' })
+  @ApiField.exchange({ description: 'Exchange with the lowest ask: buy here' })
   buyExchange: string;
 
-  @ApiProperty({ example: 'okx', description: 'Exchange with the highest bid: sell here' })
+  @ApiField.exchange({ example: 'okx', description: 'Exchange with the highest bid: sell here' })
   sellExchange: string;
 
   @ApiProperty({ example: 64000.1, description: 'Ask on the buy exchange' })
@@ -28,6 +29,6 @@ export class OpportunityEventDto {
   })
   volume: number | null;
 
-  @ApiProperty({ example: '2026-11-22T12:00:00.200Z', description: 'ISO 8601 time of detection' })
+  @ApiField.dateTime({ example: '2026-11-22T12:00:00.200Z', description: 'ISO 8601 time of detection' })
   timestamp: string;
 }

@@ -1,14 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /** SPEC 2.7 plus `market` (D6): one element of a GET /v1/realtime/prices event. */
 export class PriceSnapshotEntryDto {
-  @ApiProperty({ example: 'BTC-USDT' })
+  @ApiField.ticker('canonical')
   ticker: string;
 
-  @ApiProperty({ example: 'bybit' })
+  @ApiField.exchange({ example: 'bybit' })
   exchange: string;
 
-  @ApiProperty({ example: 'SPOT', enum: ['SPOT', 'FUTURES'] })
+  @ApiField.enum(['SPOT', 'FUTURES'])
   market: 'SPOT' | 'FUTURES';
 
   @ApiProperty({ example: 64000.2 })
@@ -26,6 +27,6 @@ export class PriceSnapshotEntryDto {
   @ApiProperty({ example: 1250000000, nullable: true, type: Number, description: '24 h quote volume; null while unknown' })
   volume: number | null;
 
-  @ApiProperty({ example: '2026-11-22T12:00:00.000Z', description: 'ISO 8601 time of the last realtime tick' })
+  @ApiField.dateTime({ example: '2026-11-22T12:00:00.000Z', description: 'ISO 8601 time of the last realtime tick' })
   updatedAt: string;
 }

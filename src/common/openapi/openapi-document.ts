@@ -1,0 +1,96 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ErrorResponseDto } from './error-response.dto.js';
+
+/**
+ * Tags in the order Swagger UI shows them. A controller's `@ApiTags` must name one of these
+ * (openapi-rules.ts checks it), so every feature has a description for web developers.
+ */
+export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'calculators', description: 'Spot-long / futures-short positions per user and ticker, and their PNL, once or streamed' },
+  { name: 'lookers', description: 'Named watchlists of up to 6 cryptos on one exchange and market, with a live price stream' },
+  { name: 'favorite-cryptos', description: "A user's favorite tickers" },
+  { name: 'realtime', description: 'Live streams: cross-exchange opportunities and the price snapshot' },
+  { name: 'journal', description: 'Trading journal: operations, summary, CSV export and import' },
+  { name: 'funding-rates', description: 'Funding-rate ranking of every USDT perpetual; arbitrage rate-limit group' },
+  { name: 'crossing-counts', description: 'Daily spot/futures crossing counts; arbitrage rate-limit group' },
+  { name: 'opportunity-history', description: 'Recorded opportunity history: import, statistics and backtest; arbitrage rate-limit group' },
+  { name: 'health', description: 'Liveness and exchange feed state' },
+];
+
+const DESCRIPTION = [
+  'Live cross-exchange arbitrage monitoring for a web app: REST and Server-Sent Events.',
+  'No request carries a credential: endpoints identify the user by the `email` field or parameter.',
+  'Every error has the body `{ statusCode, message, error }` (`ErrorResponseDto`); `message` is one text, the first ' +
+    'problem found, and every text an operation can answer is listed as an example of its error response.',
+  'Times: Unix milliseconds where a field says `int64`, otherwise RFC 3339; calendar days (`YYYY-MM-DD`) are ' +
+    'America/Sao_Paulo days. Tickers are accepted as `BASE-QUOTE` or `BASEQUOTE` in any case.',
+].join('\n\n');
+
+/**
+ * The OpenAPI document of the app, the same for Swagger UI (/docs, /docs-json) and openapi.json:
+ * explicit operation ids, one relative server (the origin serving the docs), no security (the
+ * API has none), and keys in a stable order so the committed file only changes with the code.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('arbitrage-monitor')
+    .setDescription(DESCRIPTION)
+    .setVersion('1')
+    // package.json's licence: proprietary; the address explains the term.
+    .setLicense('UNLICENSED', 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license')
+    .addServer('/', 'The service that serves this document');
+  for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
+  const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponseDto] });
+  document.security = [];
+  return stableDocument(document);
+}
+
+const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Sorts paths, methods, responses and components so that the output depends on the code only. */
+export function stableDocument(document: OpenAPIObject): OpenAPIObject {
+  const paths: OpenAPIObject['paths'] = {};
+  for (const path of Object.keys(document.paths).sort()) {
+    const item = document.paths[path] as Record<string, unknown>;
+    const sorted: Record<string, unknown> = {};
+    const keys = Object.keys(item).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    for (const key of keys) sorted[key] = sortResponses(item[key]);
+    paths[path] = sorted;
+  }
+  const components = document.components ?? {};
+  const sortedComponents = Object.fromEntries(
+    Object.keys(components)
+      .sort()
+      .map((kind) => [kind, sortKeys((components as Record<string, Record<string, unknown>>)[kind])]),
+  );
+  return {
+    openapi: document.openapi,
+    info: document.info,
+    servers: document.servers,
+    security: document.security,
+    tags: document.tags,
+    paths,
+    components: sortedComponents,
+  };
+}
+
+function rank(method: string): number {
+  const i = METHOD_ORDER.indexOf(method);
+  return i < 0 ? METHOD_ORDER.length : i;
+}
+
+function sortResponses(operation: unknown): unknown {
+  if (typeof operation !== 'object' || operation === null || !('responses' in operation)) return operation;
+  const op = operation as { responses: Record<string, unknown> };
+  return { ...op, responses: sortKeys(op.responses) };
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+}
+
+/** The file form: two-space JSON and a final newline. */
+export function serialiseDocument(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
