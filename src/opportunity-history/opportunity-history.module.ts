@@ -7,15 +7,12 @@ import { OpportunityHistoryService } from './opportunity-history.service.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityRecorderJob } from './opportunity-recorder.job.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
-import { MARKET_DATA_SOURCE } from '../market-data/market-data.constants.js';
-import type { MarketDataSource } from '../market-data/market-data-source.js';
-import { MarketCostsBook } from './market-costs.book.js';
-import { MarketCostsJob } from './market-costs.job.js';
+import { MarketCostsBook } from '../market-data/market-costs.book.js';
 
 /**
  * History store, import, stats, backtest and the live recorder, which reads the global quote
- * book. Route costs come from the market-data source's fees and networks where it offers them,
- * else the D8 defaults.
+ * book. Route costs come from the costs book of the market data (exchange fees and networks,
+ * else the D8 defaults).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity])],
@@ -25,9 +22,7 @@ import { MarketCostsJob } from './market-costs.job.js';
     OpportunityHistoryService,
     OpportunityRecorderService,
     OpportunityRecorderJob,
-    { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     { provide: ROUTE_COSTS_PROVIDER, useExisting: MarketCostsBook },
-    MarketCostsJob,
   ],
   exports: [OpportunityHistoryRepository],
 })

@@ -5,7 +5,7 @@ import { MARKET_CLOCK } from '../market-data/market-data.constants.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityHistoryRepository } from './opportunity-history.repository.js';
-import type { RouteCostsProvider } from './route-costs.js';
+import type { RouteCostsProvider } from '../market-data/route-costs.js';
 import { collectRouteSamples } from './route-samples.js';
 
 const DAY_MS = 86_400_000;
