@@ -7,15 +7,19 @@ import { OpportunityHistoryService } from './opportunity-history.service.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityRecorderJob } from './opportunity-recorder.job.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
+import { RouteEpisodeEntity } from './route-episode.entity.js';
+import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
+import { RouteEpisodeRepository } from './route-episode.repository.js';
+import { RouteEpisodeQueue } from './route-episodes.js';
 import { MarketCostsBook } from '../market-data/market-costs.book.js';
 
 /**
- * History store, import, stats, backtest and the live recorder, which reads the global quote
- * book. Route costs come from the costs book of the market data (exchange fees and networks,
- * else the D8 defaults).
+ * History store, import, stats, backtest, route lifetimes and the live recorder, which reads the
+ * global quote book and stores the route episodes the live stream closes. Route costs come from
+ * the costs book of the market data (exchange fees and networks, else the D8 defaults).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity])],
+  imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity, RouteEpisodeEntity])],
   controllers: [OpportunityHistoryController],
   providers: [
     OpportunityHistoryRepository,
@@ -23,7 +27,11 @@ import { MarketCostsBook } from '../market-data/market-costs.book.js';
     OpportunityRecorderService,
     OpportunityRecorderJob,
     { provide: ROUTE_COSTS_PROVIDER, useExisting: MarketCostsBook },
+    RouteEpisodeQueue,
+    RouteEpisodeRepository,
+    RouteEpisodeRecorder,
   ],
-  exports: [OpportunityHistoryRepository],
+  // The live opportunity stream hands the episodes it closes to the queue (issue 21).
+  exports: [OpportunityHistoryRepository, RouteEpisodeQueue],
 })
 export class OpportunityHistoryModule {}

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
+import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,6 +19,7 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly recorder: OpportunityRecorderService,
+    private readonly episodes: RouteEpisodeRecorder,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,6 +42,11 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
       await this.recorder.recordOnce();
     } catch (err) {
       this.logger.error(`recording opportunity history failed: ${String(err)}`);
+    }
+    try {
+      await this.episodes.storePending();
+    } catch (err) {
+      this.logger.error(`recording route episodes failed (kept for the next round): ${String(err)}`);
     } finally {
       this.busy = false;
     }
@@ -49,6 +56,8 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     try {
       const deleted = await this.recorder.purgeExpired();
       if (deleted > 0) this.logger.log(`retention deleted ${deleted} opportunity-history rows`);
+      const episodes = await this.episodes.purgeBefore(this.recorder.retentionCutoff());
+      if (episodes > 0) this.logger.log(`retention deleted ${episodes} route episodes`);
     } catch (err) {
       this.logger.error(`opportunity-history retention failed: ${String(err)}`);
     }

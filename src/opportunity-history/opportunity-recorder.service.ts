@@ -41,6 +41,11 @@ export class OpportunityRecorderService {
 
   /** Deletes rows older than HISTORY_RETENTION_DAYS; returns how many. */
   purgeExpired(): Promise<number> {
-    return this.store.deleteBefore(new Date(this.clock.now() - this.retentionMs));
+    return this.store.deleteBefore(this.retentionCutoff());
+  }
+
+  /** The oldest time HISTORY_RETENTION_DAYS keeps (route episodes share it). */
+  retentionCutoff(): Date {
+    return new Date(this.clock.now() - this.retentionMs);
   }
 }
