@@ -1,7 +1,12 @@
-import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ArbitrageStreamQueryDto } from './dto/arbitrage-stream-query.dto.js';
+import { OpportunityEventDto } from './dto/opportunity-event.dto.js';
+import { FILTER_MESSAGES, parseOpportunityFilter } from './opportunity-filter.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import { PriceSnapshotService } from './price-snapshot.service.js';
@@ -13,6 +18,7 @@ export class RealtimeController {
     private readonly sse: SseHub,
     private readonly opportunities: OpportunityStreamService,
     private readonly prices: PriceSnapshotService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('arbitrage')
@@ -21,12 +27,27 @@ export class RealtimeController {
     description:
       'Each event carries an increasing `id:`. Reconnect with `Last-Event-ID` to receive the events after it ' +
       'that are still kept (last 10,000, at most 5 minutes), then live ones. Without ENABLED_WEBSOCKET=1 the ' +
-      'stream opens and stays silent.',
+      'stream opens and stays silent. Optional filters (all must hold) select the events a client receives, the ' +
+      'replay included; ids stay those of the unfiltered stream. Invalid filters are answered 400 before the stream opens.',
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
-  @ApiSseStream('One `id: <n>` + `data: <OpportunityEventDto JSON>` message per detected opportunity')
-  arbitrage(@Req() req: Request, @Res() res: Response, @Headers('last-event-id') lastEventId?: string): void {
-    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId)), { stream: 'arbitrage', policy: 'reliable' });
+  // The event's schema, in components.schemas, for clients generated from this document.
+  @ApiExtraModels(OpportunityEventDto)
+  @ApiSseStream('One `id: <n>` + `data: <OpportunityEventDto JSON>` (#/components/schemas/OpportunityEventDto) message per detected opportunity')
+  @ApiErrors({
+    400: [
+      FILTER_MESSAGES.minProfit, FILTER_MESSAGES.minNetProfit, FILTER_MESSAGES.transferable,
+      'exchanges must be a comma list of binance, bybit, okx, gate, bitget', FILTER_MESSAGES.tickers,
+    ],
+  })
+  arbitrage(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query() query: ArbitrageStreamQueryDto,
+    @Headers('last-event-id') lastEventId?: string,
+  ): void {
+    const clientFilter = parseOpportunityFilter({ ...query }, this.config.marketData.exchanges);
+    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId), clientFilter), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')
