@@ -1,7 +1,7 @@
 // `npm run bench:opportunities` (issue 21): what an opportunity event costs when it is built and
 // handed to 1,000 stream clients, before and after the new members and the per-client filters.
-//   baseline: the SPEC 2.6 event serialised once and given to 1,000 subscribers of one subject
-//             (what the stream did before issue 21);
+//   baseline: the SPEC 2.6 event serialised once and given to 1,000 clients (the stream before
+//             issue 21, from BENCH_BASELINE_DIST when given);
 //   issue 21: the same event priced (costs book lookups, decimal net spread, network), serialised
 //             once, kept with its filter fields in the replay ring, and tested once per distinct
 //             filter: 1,000 clients over 50 distinct filters (20 clients each).
@@ -39,14 +39,23 @@ const config = {
   realtime: { minProfitPercent: 0.1, debounceMs: 200, pricesIntervalMs: 1000, netReferenceUsdt: 1000 },
   history: { recorderEnabled: false },
 };
-const bus = new InProcessQuoteTickBus();
-const service = new OpportunityStreamService(config, bus, clock, new QuoteBook(bus, clock), costs, new RouteEpisodeQueue(config));
+const newService = () => {
+  const bus = new InProcessQuoteTickBus();
+  return new OpportunityStreamService(config, bus, clock, new QuoteBook(bus, clock), costs, new RouteEpisodeQueue(config));
+};
+const service = newService();
+// The same members without filters: 1,000 clients of the unfiltered stream (one group).
+const unfiltered = newService();
+let unfilteredDelivered = 0;
+for (let c = 0; c < CLIENTS; c++) unfiltered.frames(null, null).subscribe(() => { unfilteredDelivered++; });
 
-// 50 distinct filters: ticker subsets, exchange pairs, net and gross floors, transferable.
+// 50 distinct filters: ticker subsets, exchange triples, net and gross floors, transferable.
+const TRIPLES = EXCHANGE_NAMES.flatMap((a, i) => EXCHANGE_NAMES.slice(i + 1).flatMap((b, j) =>
+  EXCHANGE_NAMES.slice(i + j + 2).map((c) => [a, b, c])));
 const filterQueries = Array.from({ length: FILTERS }, (_, i) => {
   switch (i % 5) {
     case 0: return { tickers: tickers.slice(i, i + 20).join(',') };
-    case 1: return { exchanges: [EXCHANGE_NAMES[i % 5], EXCHANGE_NAMES[(i + 1) % 5], EXCHANGE_NAMES[(i + 2) % 5]].join(',') };
+    case 1: return { exchanges: TRIPLES[Math.floor(i / 5) % TRIPLES.length].join(',') };
     case 2: return { minNetProfit: String((i / 100).toFixed(2)) };
     case 3: return { minProfit: String((0.1 + i / 200).toFixed(3)), transferable: 'true' };
     default: return { tickers: tickers.slice(0, 100).join(','), minNetProfit: String(-i / 100) };
@@ -74,15 +83,36 @@ function timePerEvent(run) {
   return Number(process.hrtime.bigint() - t0) / 1e3 / EVENTS;
 }
 
-// Before issue 21: one subject, 1,000 subscribers, the SPEC 2.6 members only.
-const plain = new Subject();
+// Before issue 21: the SPEC 2.6 members. With BENCH_BASELINE_DIST (a build of the code before
+// issue 21), its own OpportunityStreamService with 1,000 clients; else one subject with 1,000
+// subscribers, which leaves out the per-client Observable of frames() (so it flatters the baseline).
+const baseDist = process.env.BENCH_BASELINE_DIST;
 let plainDelivered = 0;
-for (let c = 0; c < CLIENTS; c++) plain.subscribe(() => { plainDelivered++; });
-const baseline = timePerEvent((n) => {
-  for (let i = 0; i < n; i++) {
-    const o = opportunities[i % opportunities.length];
-    plain.next(dataFrame({ ...o, volume: 1e9, timestamp: new Date().toISOString() }, { id: i }));
-  }
+let baseline;
+let baselineKind;
+if (baseDist) {
+  const { OpportunityStreamService: Before } = await import(pathToFileURL(path.resolve(baseDist, 'realtime/opportunity-stream.service.js')).href);
+  const bus = new InProcessQuoteTickBus();
+  const before = new Before(config, bus, clock, new QuoteBook(bus, clock));
+  for (let c = 0; c < CLIENTS; c++) before.frames(null).subscribe(() => { plainDelivered++; });
+  baseline = timePerEvent((n) => {
+    for (let i = 0; i < n; i++) before.publish(opportunities[i % opportunities.length]);
+  });
+  baselineKind = `the service before issue 21 (${baseDist})`;
+  before.onModuleDestroy();
+} else {
+  const plain = new Subject();
+  for (let c = 0; c < CLIENTS; c++) plain.subscribe(() => { plainDelivered++; });
+  baseline = timePerEvent((n) => {
+    for (let i = 0; i < n; i++) {
+      const o = opportunities[i % opportunities.length];
+      plain.next(dataFrame({ ...o, volume: 1e9, timestamp: new Date().toISOString() }, { id: i }));
+    }
+  });
+  baselineKind = 'one subject';
+}
+const membersOnly = timePerEvent((n) => {
+  for (let i = 0; i < n; i++) unfiltered.publish(opportunities[i % opportunities.length]);
 });
 const issue21 = timePerEvent((n) => {
   for (let i = 0; i < n; i++) service.publish(opportunities[i % opportunities.length]);
@@ -114,12 +144,13 @@ async function detectorTicksPerSecond(distDir) {
 }
 
 const withEpisodes = await detectorTicksPerSecond(fileURLToPath(new URL('../dist', import.meta.url)));
-const baseDist = process.env.BENCH_BASELINE_DIST;
 const before = baseDist ? await detectorTicksPerSecond(baseDist) : null;
 
 console.log(`node ${process.version}, ${os.cpus()[0]?.model}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(`event, 1,000 clients, SPEC 2.6 members, one subject:          ${baseline.toFixed(2)} µs per event (${(plainDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
+console.log(`event, 1,000 clients, SPEC 2.6 members, ${baselineKind}: ${baseline.toFixed(2)} µs per event (${(plainDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
+console.log(`event, 1,000 clients, issue 21 members, no filter:              ${membersOnly.toFixed(2)} µs per event (${(unfilteredDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
 console.log(`event, 1,000 clients, issue 21 members, ${FILTERS} distinct filters:  ${issue21.toFixed(2)} µs per event (${perEventDeliveries.toFixed(0)} deliveries each)`);
 console.log(`filter groups: ${service.filterGroupCount}; frames serialised per event: 1`);
 console.log(`detector ticks/s with route episodes: ${(withEpisodes / 1e6).toFixed(2)} M` + (before ? `; baseline (${baseDist}): ${(before / 1e6).toFixed(2)} M` : ''));
 service.onModuleDestroy();
+unfiltered.onModuleDestroy();
