@@ -210,6 +210,32 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     });
   });
 
+  it('episodes record the transfer state /_sim/networks set when they closed', async () => {
+    const newest = async (n: number) => m.app.app.get(DataSource).query<Record<string, unknown>[]>(
+      `SELECT transferable, costs_estimated, peak_gross_percent, peak_net_percent FROM route_episodes
+        WHERE ticker = 'BTC-USDT' AND buy_exchange = 'bitget' AND sell_exchange = 'okx' ORDER BY opened_at DESC LIMIT $1`, [n]);
+    const count = async () => (await m.app.app.get(DataSource).query<{ n: number }[]>(
+      `SELECT count(*)::int4 AS n FROM route_episodes WHERE ticker = 'BTC-USDT' AND buy_exchange = 'bitget' AND sell_exchange = 'okx'`))[0].n;
+    const episodeOf = async () => {
+      const before = await count();
+      await m.putQuotes(route('BTC-USDT', 'bitget', 100, 'okx', 101));
+      await sleep(500);
+      await m.putQuotes(flat('BTC-USDT', 100));
+      const end = Date.now() + 10_000;
+      while ((await count()) === before && Date.now() < end) await sleep(200);
+      expect(await count()).toBe(before + 1);
+    };
+    await episodeOf();
+    await putNetworks([{ exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: false, withdrawFee: 0.0003 }]);
+    await episodeOf();
+    await putNetworks([{ exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0003 }]);
+    // Newest first: closed while okx's deposit was closed, then while it was open. Peak 1 % gross, 0.745 net both times.
+    expect(await newest(2)).toEqual([
+      { transferable: false, costs_estimated: false, peak_gross_percent: 1, peak_net_percent: 0.745 },
+      { transferable: true, costs_estimated: false, peak_gross_percent: 1, peak_net_percent: 0.745 },
+    ]);
+  });
+
   it('/docs-json shows the new event members, the filter parameters and the lifetimes endpoint', async () => {
     const doc = (await request(m.app.baseUrl).get('/docs-json').expect(200)).body as {
       paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
