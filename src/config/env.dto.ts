@@ -247,6 +247,13 @@ export class EnvDto {
   ARBITRAGE_MIN_PROFIT_PERCENT: number = 0.1;
 
   @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'NET_REFERENCE_USDT must be a number from 1 to 10000000' })
+  @Min(1, { message: 'NET_REFERENCE_USDT must be a number from 1 to 10000000' })
+  @Max(10_000_000, { message: 'NET_REFERENCE_USDT must be a number from 1 to 10000000' })
+  NET_REFERENCE_USDT: number = 1000;
+
+  @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   @Min(50, { message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })

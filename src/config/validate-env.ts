@@ -48,6 +48,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
       minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,
       debounceMs: 200,
       pricesIntervalMs: env.PRICES_INTERVAL_MS,
+      netReferenceUsdt: env.NET_REFERENCE_USDT,
     },
     sse: {
       maxPerIp: env.SSE_MAX_PER_IP,

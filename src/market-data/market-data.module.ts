@@ -5,9 +5,12 @@ import { DEFAULT_BATCH_POLICY } from './ingest/tick-batch.js';
 import { WorkerMarketDataSource } from './ingest/worker-market-data.source.js';
 import { ingestWorkerScript } from './ingest/worker-script.js';
 import { MARKET_CLOCK, MARKET_DATA_SOURCE, QUOTE_TICK_BUS } from './market-data.constants.js';
+import type { MarketDataSource } from './market-data-source.js';
 import { FundingRateBook } from './funding-rate-book.js';
 import { MarketDataMetrics } from './market-data.metrics.js';
 import { MarketDataService } from './market-data.service.js';
+import { MarketCostsBook } from './market-costs.book.js';
+import { MarketCostsJob } from './market-costs.job.js';
 import { MarketHealthController } from './market-health.controller.js';
 import { MarketSampleRepository } from './market-sample.repository.js';
 import { QuoteBook } from './quote-book.js';
@@ -16,8 +19,8 @@ import { SampleRecorderJob } from './sample-recorder.job.js';
 import { TickLatency } from './tick-latency.js';
 
 /**
- * The market-data core: source (ccxt), quote book, tick bus, feed health and the sample
- * recorder. Global, so feature modules inject QuoteBook / QUOTE_TICK_BUS / MarketSampleRepository
+ * The market-data core: source (ccxt), quote book, route costs book, tick bus, feed health and
+ * the sample recorder. Global, so feature modules inject QuoteBook / QUOTE_TICK_BUS / MarketSampleRepository
  * without importing it; tests replace MARKET_DATA_SOURCE with a fake.
  */
 @Global()
@@ -59,7 +62,10 @@ import { TickLatency } from './tick-latency.js';
     MarketDataMetrics,
     MarketSampleRepository,
     SampleRecorderJob,
+    // Route costs (fees, networks) are market data too: the history recorder and the live stream read them.
+    { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
+    MarketCostsJob,
   ],
-  exports: [FundingRateBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [FundingRateBook, MarketCostsBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}

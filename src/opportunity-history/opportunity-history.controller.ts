@@ -8,6 +8,7 @@ import { BacktestResultDto } from './dto/backtest-result.dto.js';
 import { HistoryStatsQueryDto } from './dto/history-stats-query.dto.js';
 import { HistoryStatsDto } from './dto/history-stats.dto.js';
 import { ImportHistoryResultDto, ImportHistoryRowDto } from './dto/import-history.dto.js';
+import { RouteLifetimesDto, RouteLifetimesQueryDto } from './dto/route-lifetimes.dto.js';
 import { NDJSON } from './import-rows.js';
 import { HISTORY_UNAVAILABLE, OpportunityHistoryService } from './opportunity-history.service.js';
 
@@ -53,6 +54,21 @@ export class OpportunityHistoryController {
   @ApiErrors({ 400: ROUTE_400, 503: [HISTORY_UNAVAILABLE] })
   stats(@Query() query: HistoryStatsQueryDto): Promise<HistoryStatsDto> {
     return this.history.stats(query);
+  }
+
+  @Get('lifetimes')
+  @FailureMessage('Failed to get route lifetimes')
+  @ApiOperation({
+    summary: 'How long a route\'s spread stays above the live threshold (issue 21)',
+    description:
+      'An episode opens when the route\'s gross spread rises above ARBITRAGE_MIN_PROFIT_PERCENT and closes when it ' +
+      'falls back to or under it, or a quote goes stale. Counts the episodes that opened in the look-back; median and ' +
+      'p90 lifetime by nearest rank; transferableShare = episodes transferable when they closed ÷ episodes.',
+  })
+  @ApiOkResponse({ type: RouteLifetimesDto })
+  @ApiErrors({ 400: ROUTE_400.filter((m) => !m.startsWith('threshold') && !m.startsWith('basis')), 503: [HISTORY_UNAVAILABLE] })
+  lifetimes(@Query() query: RouteLifetimesQueryDto): Promise<RouteLifetimesDto> {
+    return this.history.lifetimes(query);
   }
 
   @Post('backtest')

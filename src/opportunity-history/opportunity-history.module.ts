@@ -7,28 +7,31 @@ import { OpportunityHistoryService } from './opportunity-history.service.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityRecorderJob } from './opportunity-recorder.job.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
-import { MARKET_DATA_SOURCE } from '../market-data/market-data.constants.js';
-import type { MarketDataSource } from '../market-data/market-data-source.js';
-import { MarketCostsBook } from './market-costs.book.js';
-import { MarketCostsJob } from './market-costs.job.js';
+import { RouteEpisodeEntity } from './route-episode.entity.js';
+import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
+import { RouteEpisodeRepository } from './route-episode.repository.js';
+import { RouteEpisodeQueue } from './route-episodes.js';
+import { MarketCostsBook } from '../market-data/market-costs.book.js';
 
 /**
- * History store, import, stats, backtest and the live recorder, which reads the global quote
- * book. Route costs come from the market-data source's fees and networks where it offers them,
- * else the D8 defaults.
+ * History store, import, stats, backtest, route lifetimes and the live recorder, which reads the
+ * global quote book and stores the route episodes the live stream closes. Route costs come from
+ * the costs book of the market data (exchange fees and networks, else the D8 defaults).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity])],
+  imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity, RouteEpisodeEntity])],
   controllers: [OpportunityHistoryController],
   providers: [
     OpportunityHistoryRepository,
     OpportunityHistoryService,
     OpportunityRecorderService,
     OpportunityRecorderJob,
-    { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     { provide: ROUTE_COSTS_PROVIDER, useExisting: MarketCostsBook },
-    MarketCostsJob,
+    RouteEpisodeQueue,
+    RouteEpisodeRepository,
+    RouteEpisodeRecorder,
   ],
-  exports: [OpportunityHistoryRepository],
+  // The live opportunity stream hands the episodes it closes to the queue (issue 21).
+  exports: [OpportunityHistoryRepository, RouteEpisodeQueue],
 })
 export class OpportunityHistoryModule {}

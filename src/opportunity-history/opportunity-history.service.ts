@@ -8,7 +8,9 @@ import type { HistoryStatsDto } from './dto/history-stats.dto.js';
 import type { ImportHistoryResultDto } from './dto/import-history.dto.js';
 import { rowsOf, validateRows } from './import-rows.js';
 import { OpportunityHistoryRepository, type TimeRange } from './opportunity-history.repository.js';
-import { DEFAULT_CAPITAL, parseBacktestRequest, parseRouteParams, type RawParams } from './route-params.js';
+import type { RouteLifetimesDto } from './dto/route-lifetimes.dto.js';
+import { RouteEpisodeRepository } from './route-episode.repository.js';
+import { DEFAULT_CAPITAL, parseBacktestRequest, parseRouteLookBack, parseRouteParams, type RawParams } from './route-params.js';
 
 export const HISTORY_UNAVAILABLE = 'opportunity history unavailable';
 const DAY_MS = 86_400_000;
@@ -21,6 +23,7 @@ export class OpportunityHistoryService {
 
   constructor(
     private readonly repository: OpportunityHistoryRepository,
+    private readonly episodes: RouteEpisodeRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.exchanges = config.marketData.exchanges;
@@ -56,6 +59,20 @@ export class OpportunityHistoryService {
       p90Spread: row.p90Spread,
       firstSampleAt: row.firstSampleAt?.toISOString() ?? null,
       lastSampleAt: row.lastSampleAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Issue 21: lifetime statistics of the route's episodes that opened in the look-back. */
+  async lifetimes(raw: RawParams): Promise<RouteLifetimesDto> {
+    const params = parseRouteLookBack(raw, this.exchanges, 'query');
+    const row = await this.store(() =>
+      this.episodes.lifetimes({ ticker: params.ticker, buy: params.buy, sell: params.sell }, lookBack(params.days)));
+    return {
+      ...params,
+      episodes: row.episodes,
+      medianLifetimeMs: row.medianMs,
+      p90LifetimeMs: row.p90Ms,
+      transferableShare: row.episodes === 0 ? null : row.transferable / row.episodes,
     };
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
 import { errorFields } from '../common/logging/json-logger.js';
+import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,6 +20,7 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly recorder: OpportunityRecorderService,
+    private readonly episodes: RouteEpisodeRecorder,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -41,6 +43,11 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
       await this.recorder.recordOnce();
     } catch (err) {
       this.logger.error({ msg: 'recording opportunity history failed', error: errorFields(err) });
+    }
+    try {
+      await this.episodes.storePending();
+    } catch (err) {
+      this.logger.error({ msg: 'recording route episodes failed (kept for the next round)', error: errorFields(err) });
     } finally {
       this.busy = false;
     }
@@ -50,6 +57,8 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     try {
       const deleted = await this.recorder.purgeExpired();
       if (deleted > 0) this.logger.log(`retention deleted ${deleted} opportunity-history rows`);
+      const episodes = await this.episodes.purgeBefore(this.recorder.retentionCutoff());
+      if (episodes > 0) this.logger.log(`retention deleted ${episodes} route episodes`);
     } catch (err) {
       this.logger.error({ msg: 'opportunity-history retention failed', error: errorFields(err) });
     }

@@ -6,7 +6,7 @@ import { QuoteBook } from '../market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import type { OpportunitySample } from './opportunity-sample.js';
 import { type HistoryStore, OpportunityRecorderService } from './opportunity-recorder.service.js';
-import { DefaultRouteCosts } from './route-costs.js';
+import { DefaultRouteCosts } from '../market-data/route-costs.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 

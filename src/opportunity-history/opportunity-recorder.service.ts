@@ -5,7 +5,7 @@ import { MARKET_CLOCK } from '../market-data/market-data.constants.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityHistoryRepository } from './opportunity-history.repository.js';
-import type { RouteCostsProvider } from './route-costs.js';
+import type { RouteCostsProvider } from '../market-data/route-costs.js';
 import { collectRouteSamples } from './route-samples.js';
 
 const DAY_MS = 86_400_000;
@@ -41,6 +41,11 @@ export class OpportunityRecorderService {
 
   /** Deletes rows older than HISTORY_RETENTION_DAYS; returns how many. */
   purgeExpired(): Promise<number> {
-    return this.store.deleteBefore(new Date(this.clock.now() - this.retentionMs));
+    return this.store.deleteBefore(this.retentionCutoff());
+  }
+
+  /** The oldest time HISTORY_RETENTION_DAYS keeps (route episodes share it). */
+  retentionCutoff(): Date {
+    return new Date(this.clock.now() - this.retentionMs);
   }
 }

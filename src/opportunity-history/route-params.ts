@@ -12,6 +12,9 @@ export interface RouteParams {
   basis: SpreadBasis;
 }
 
+/** A route and a look-back, without a threshold (the lifetimes query, issue 21). */
+export type RouteLookBack = Pick<RouteParams, 'ticker' | 'buy' | 'sell' | 'days'>;
+
 export interface BacktestRequest extends RouteParams {
   capital: number;
   transferMinutes: number;
@@ -31,6 +34,16 @@ const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * missing members (`<field> is required`), which D2 puts before every other check.
  */
 export function parseRouteParams(raw: RawParams, exchanges: readonly string[], source: Source): RouteParams {
+  const route = parseRouteLookBack(raw, exchanges, source);
+  const threshold = numberOf(raw.threshold, source);
+  if (threshold === null || threshold < 0 || threshold > 100) {
+    throw AppError.invalid('threshold must be a number from 0 to 100');
+  }
+  return { ...route, threshold, basis: basisOf(raw.basis) };
+}
+
+/** ticker, buy, sell, days by the D9 rules, in that order. */
+export function parseRouteLookBack(raw: RawParams, exchanges: readonly string[], source: Source): RouteLookBack {
   const ticker = typeof raw.ticker === 'string' ? toCanonicalTicker(raw.ticker) : null;
   if (!ticker) throw AppError.invalid('ticker is invalid');
   const buy = exchangeOf(raw.buy, 'buy', exchanges);
@@ -40,11 +53,7 @@ export function parseRouteParams(raw: RawParams, exchanges: readonly string[], s
   if (days === null || !Number.isInteger(days) || days < 1 || days > 90) {
     throw AppError.invalid('days must be an integer from 1 to 90');
   }
-  const threshold = numberOf(raw.threshold, source);
-  if (threshold === null || threshold < 0 || threshold > 100) {
-    throw AppError.invalid('threshold must be a number from 0 to 100');
-  }
-  return { ticker, buy, sell, days, threshold, basis: basisOf(raw.basis) };
+  return { ticker, buy, sell, days };
 }
 
 export function parseBacktestRequest(raw: RawParams, exchanges: readonly string[]): BacktestRequest {

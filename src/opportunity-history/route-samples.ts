@@ -1,6 +1,6 @@
 import type { BookQuote } from '../market-data/quote-book.js';
 import type { OpportunitySample } from './opportunity-sample.js';
-import type { RouteCostsProvider } from './route-costs.js';
+import type { RouteCostsProvider } from '../market-data/route-costs.js';
 
 /** The part of a book quote the recorder reads: the fresh spot quotes of one exchange. */
 export type SpotQuote = Pick<BookQuote, 'exchange' | 'ticker' | 'bid' | 'ask' | 'volume'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeName } from '../market-data/exchanges.js';
-import { ArbitrageDetector } from './arbitrage-detector.engine.js';
+import { ArbitrageDetector, type ClosedEpisode } from './arbitrage-detector.engine.js';
 
 const NOW = 1_800_000_000_000;
 const q = (exchange: ExchangeName, bid: number, ask: number, ageMs = 0, ticker = 'BTC-USDT') => ({
@@ -98,5 +98,89 @@ describe('ArbitrageDetector (D6)', () => {
     d.apply(q('bitget', 0.0000013, 0.0000014));
     // (0.0000013 - 0.0000012) / 0.0000012 * 100 = 8.333… %
     expect(d.best('BTC-USDT', NOW)?.profitPercentAskBid).toBeCloseTo(8.3333333333, 8);
+  });
+
+  describe('route episodes (issue 21)', () => {
+    const T = 1_800_000_000_000;
+    const at = (exchange: ExchangeName, bid: number, ask: number, time: number) => ({ exchange, ticker: 'BTC-USDT', bid, ask, receivedAt: time });
+    const tracked = () => {
+      const closed: ClosedEpisode[] = [];
+      const d = new ArbitrageDetector({ minProfitPercent: 0.1, staleMs: 10_000, onEpisodeClosed: (e) => closed.push(e) });
+      return { d, closed };
+    };
+
+    it('opens at the tick that takes the spread above the threshold and closes at the one that takes it back', () => {
+      const { d, closed } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.05, 100.2, T + 100)); // 0.05 %: not above 0.1
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+      d.apply(at('okx', 100.3, 100.4, T + 200)); // 0.3 %
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 200);
+      d.apply(at('okx', 100.5, 100.6, T + 300)); // 0.5 %: the peak
+      d.apply(at('okx', 100.2, 100.3, T + 400)); // 0.2 %: still open, same episode
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 200);
+      d.apply(at('okx', 100.1, 100.2, T + 500)); // exactly 0.1 %: not above, closes
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+      expect(closed).toEqual([{
+        ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', openedAt: T + 200, closedAt: T + 500,
+        peakGrossPercent: expect.closeTo(0.5, 10) as number, peakBuyPrice: 100, peakSellPrice: 100.5,
+      }]);
+      // A new rise is a new episode.
+      d.apply(at('binance', 99.7, 99.8, T + 600)); // (100.1 − 99.8) ÷ 99.8 = 0.3006 %
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 600);
+    });
+
+    it('a tick on the buy side moves the route as one on the sell side does; the reverse route is separate', () => {
+      const { d } = tracked();
+      d.apply(at('okx', 100.3, 100.4, T));
+      d.apply(at('binance', 99.9, 100, T + 50)); // binance → okx: 0.3 %
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 50);
+      expect(d.openedAt('BTC-USDT', 'okx', 'binance')).toBeNull();
+    });
+
+    it('a route whose quote goes stale without another tick is ended by the sweep at the moment it lapsed', () => {
+      const { d, closed } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.5, 100.6, T + 1000));
+      d.sweep(T + 10_000); // binance's quote is exactly 10 s old: still fresh
+      expect(closed).toEqual([]);
+      d.sweep(T + 10_500);
+      expect(closed).toMatchObject([{ openedAt: T + 1000, closedAt: T + 10_000 }]);
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+    });
+
+    it('a tick after its own side lapsed ends the old episode where it lapsed and opens a new one', () => {
+      const { d, closed } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.5, 100.6, T + 1000));
+      // No sweep ran; binance lapsed at T + 10 s; okx ticks at T + 12 s against a stale binance: closed, not reopened.
+      d.apply(at('okx', 100.5, 100.6, T + 12_000));
+      expect(closed).toMatchObject([{ openedAt: T + 1000, closedAt: T + 10_000 }]);
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+      // binance comes back: a new episode from its tick.
+      d.apply(at('binance', 99.9, 100, T + 13_000));
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 13_000);
+      expect(closed).toHaveLength(1);
+    });
+
+    it('an episode that closes at the instant it opened (two quotes of one batch) is not reported', () => {
+      const { d, closed } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.5, 100.6, T + 100));
+      d.apply(at('binance', 100.5, 100.6, T + 100));
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+      expect(closed).toEqual([]);
+    });
+
+    it('the best opportunity\'s route is always open in the tracker', () => {
+      const { d } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.2, 100.3, T + 10));
+      d.apply(at('gate', 100.5, 100.6, T + 20));
+      const best = d.best('BTC-USDT', T + 20);
+      expect(best).toMatchObject({ buyExchange: 'binance', sellExchange: 'gate' });
+      expect(d.openedAt('BTC-USDT', 'binance', 'gate')).toBe(T + 20);
+      expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 10);
+    });
   });
 });

@@ -21,15 +21,48 @@ export interface Opportunity {
   readonly profitPercentAskBid: number;
 }
 
+/**
+ * One episode of a route (ticker, buy, sell): from the tick that took its gross spread above the
+ * threshold to the tick that took it back to or under it, or to the moment one of its two quotes
+ * went stale. The peak is the highest gross spread seen, with the prices that made it. An episode
+ * that closes at the instant it opened (quotes of one batch applied one after another) is none.
+ */
+export interface ClosedEpisode {
+  readonly ticker: string;
+  readonly buyExchange: ExchangeName;
+  readonly sellExchange: ExchangeName;
+  readonly openedAt: number;
+  readonly closedAt: number;
+  readonly peakGrossPercent: number;
+  readonly peakBuyPrice: number;
+  readonly peakSellPrice: number;
+}
+
 export interface DetectorOptions {
   /** An opportunity must EXCEED this (D6: ARBITRAGE_MIN_PROFIT_PERCENT, default 0.1). */
   minProfitPercent: number;
   /** A quote older than this is stale and ignored (D5: 10 s). */
   staleMs: number;
+  /** Called when a route's episode ends (rare next to ticks: only at a threshold crossing). */
+  onEpisodeClosed?: (episode: ClosedEpisode) => void;
 }
 
 const EXCHANGE_COUNT = EXCHANGE_NAMES.length;
 const INDEX = new Map<ExchangeName, number>(EXCHANGE_NAMES.map((name, i) => [name, i]));
+
+/** Per route (buy × sell exchange index) four numbers: opened at (NaN while closed), peak gross %, its ask, its bid. */
+const ROUTE_FIELDS = 4;
+const OPENED = 0;
+const PEAK = 1;
+const PEAK_ASK = 2;
+const PEAK_BID = 3;
+
+interface TickerBook {
+  readonly ticker: string;
+  readonly slots: (SpotQuote | undefined)[];
+  /** Route state, allocated once per ticker so that a tick allocates nothing. */
+  readonly routes: Float64Array;
+}
 
 /**
  * Cross-exchange spot arbitrage (D6), incrementally: per ticker a fixed slot per exchange holds
@@ -38,25 +71,70 @@ const INDEX = new Map<ExchangeName, number>(EXCHANGE_NAMES.map((name, i) => [nam
  * For a ticker, among fresh quotes, buy where the ask is lowest and sell where the bid is highest,
  * on a different exchange. Ties go to the exchange listed first (binance, bybit, okx, gate,
  * bitget), so the result does not depend on arrival order.
+ *
+ * Every route of a ticker also has an episode state (issue 21): a tick re-evaluates the 2 × (n − 1)
+ * routes its exchange takes part in, in place, so `openedAt` is known for any route without a scan.
  */
 export class ArbitrageDetector {
-  private readonly books = new Map<string, (SpotQuote | undefined)[]>();
+  private readonly books = new Map<string, TickerBook>();
 
   constructor(private readonly options: DetectorOptions) {}
 
-  /** Records the quote; the caller then asks `best(ticker, now)`. */
+  /** Records the quote and updates the episodes of its routes; the caller then asks `best(ticker, now)`. */
   apply(quote: SpotQuote): void {
-    let slots = this.books.get(quote.ticker);
-    if (!slots) {
-      slots = new Array<SpotQuote | undefined>(EXCHANGE_COUNT).fill(undefined);
-      this.books.set(quote.ticker, slots);
+    let book = this.books.get(quote.ticker);
+    if (!book) {
+      book = {
+        ticker: quote.ticker,
+        slots: new Array<SpotQuote | undefined>(EXCHANGE_COUNT).fill(undefined),
+        routes: new Float64Array(EXCHANGE_COUNT * EXCHANGE_COUNT * ROUTE_FIELDS).fill(NaN),
+      };
+      this.books.set(quote.ticker, book);
     }
-    slots[INDEX.get(quote.exchange) ?? 0] = quote;
+    const e = INDEX.get(quote.exchange) ?? 0;
+    const previous = book.slots[e];
+    book.slots[e] = quote;
+    const at = quote.receivedAt;
+    // The ticking side's previous quote may have lapsed before this tick: an open route then ended when it did.
+    const previousAt = previous ? previous.receivedAt : -Infinity;
+    for (let k = 0; k < EXCHANGE_COUNT; k++) {
+      const other = book.slots[k];
+      if (k === e || !other) continue;
+      this.updateRoute(book, e, k, quote, other, Math.min(previousAt, other.receivedAt), other.receivedAt, at);
+      this.updateRoute(book, k, e, other, quote, Math.min(previousAt, other.receivedAt), other.receivedAt, at);
+    }
+  }
+
+  /** When the route's current episode opened (Unix ms), or null while its spread is not above the threshold. */
+  openedAt(ticker: string, buyExchange: ExchangeName, sellExchange: ExchangeName): number | null {
+    const book = this.books.get(ticker);
+    if (!book) return null;
+    const opened = book.routes[routeIndex(INDEX.get(buyExchange) ?? 0, INDEX.get(sellExchange) ?? 0) + OPENED];
+    return opened === undefined || Number.isNaN(opened) ? null : opened;
+  }
+
+  /**
+   * Ends the episodes whose quotes went stale without another tick, at the moment the older quote
+   * lapsed. O(tickers × routes); the caller runs it on a timer, not per tick.
+   */
+  sweep(now: number): void {
+    for (const book of this.books.values()) {
+      for (let b = 0; b < EXCHANGE_COUNT; b++) {
+        for (let s = 0; s < EXCHANGE_COUNT; s++) {
+          const i = routeIndex(b, s);
+          if (Number.isNaN(book.routes[i + OPENED])) continue;
+          const buy = book.slots[b];
+          const sell = book.slots[s];
+          const expiry = Math.min(buy?.receivedAt ?? -Infinity, sell?.receivedAt ?? -Infinity) + this.options.staleMs;
+          if (expiry < now) this.close(book, b, s, expiry);
+        }
+      }
+    }
   }
 
   /** The ticker's best opportunity at `now`, or null when none exceeds the threshold. */
   best(ticker: string, now: number): Opportunity | null {
-    const slots = this.books.get(ticker);
+    const slots = this.books.get(ticker)?.slots;
     if (!slots) return null;
     const pair = bestPair(slots, now - this.options.staleMs);
     if (!pair) return null;
@@ -72,7 +150,56 @@ export class ArbitrageDetector {
       profitPercentAskBid: profit,
     };
   }
+
+  /**
+   * Re-evaluates route b → s at the tick time `at`. An open route first ends where its older quote
+   * lapsed (`oldestAt` + staleMs) if that was before this tick; then it is open while the other
+   * side is fresh and the gross spread exceeds the threshold.
+   */
+  private updateRoute(
+    book: TickerBook, b: number, s: number, buy: SpotQuote, sell: SpotQuote, oldestAt: number, otherAt: number, at: number,
+  ): void {
+    const { staleMs, minProfitPercent } = this.options;
+    const r = book.routes;
+    const i = routeIndex(b, s);
+    if (!Number.isNaN(r[i + OPENED]) && oldestAt + staleMs < at) this.close(book, b, s, oldestAt + staleMs);
+    const spread = ((sell.bid - buy.ask) / buy.ask) * 100;
+    if (otherAt >= at - staleMs && spread > minProfitPercent) {
+      if (Number.isNaN(r[i + OPENED])) {
+        r[i + OPENED] = at;
+        r[i + PEAK] = -Infinity;
+      }
+      if (spread > (r[i + PEAK] ?? -Infinity)) {
+        r[i + PEAK] = spread;
+        r[i + PEAK_ASK] = buy.ask;
+        r[i + PEAK_BID] = sell.bid;
+      }
+    } else if (!Number.isNaN(r[i + OPENED])) {
+      this.close(book, b, s, at);
+    }
+  }
+
+  private close(book: TickerBook, b: number, s: number, at: number): void {
+    const r = book.routes;
+    const i = routeIndex(b, s);
+    const openedAt = r[i + OPENED] ?? at;
+    r[i + OPENED] = NaN;
+    // Opened and closed at one instant: two quotes of one batch passing each other, which nobody could act on.
+    if (at <= openedAt) return;
+    this.options.onEpisodeClosed?.({
+      ticker: book.ticker,
+      buyExchange: EXCHANGE_NAMES[b] ?? 'binance',
+      sellExchange: EXCHANGE_NAMES[s] ?? 'binance',
+      openedAt,
+      closedAt: at,
+      peakGrossPercent: r[i + PEAK] ?? 0,
+      peakBuyPrice: r[i + PEAK_ASK] ?? 0,
+      peakSellPrice: r[i + PEAK_BID] ?? 0,
+    });
+  }
 }
+
+const routeIndex = (b: number, s: number): number => (b * EXCHANGE_COUNT + s) * ROUTE_FIELDS;
 
 interface Pair {
   buy: SpotQuote;

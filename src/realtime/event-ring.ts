@@ -7,37 +7,42 @@ export interface RingLimits {
   maxAgeMs: number;
 }
 
-interface Entry {
+interface Entry<M> {
   readonly id: number;
   readonly at: number;
   readonly frame: SseFrame;
+  /** What a replay filter looks at (issue 21), kept so the frame need not be parsed again. */
+  readonly meta: M;
 }
 
 /**
  * The recent opportunity frames, for Last-Event-ID replay (D4). A fixed-size circular array:
  * O(1) to add, and replay binary-searches the first id after the client's.
  */
-export class EventRing {
-  private readonly entries: (Entry | undefined)[];
+export class EventRing<M = undefined> {
+  private readonly entries: (Entry<M> | undefined)[];
   private start = 0;
   private size = 0;
 
   constructor(private readonly limits: RingLimits) {
-    this.entries = new Array<Entry | undefined>(limits.maxEvents);
+    this.entries = new Array<Entry<M> | undefined>(limits.maxEvents);
   }
 
-  push(id: number, at: number, frame: SseFrame): void {
+  push(id: number, at: number, frame: SseFrame, meta: M): void {
     const capacity = this.entries.length;
     if (this.size === capacity) {
       this.start = (this.start + 1) % capacity;
       this.size -= 1;
     }
-    this.entries[(this.start + this.size) % capacity] = { id, at, frame };
+    this.entries[(this.start + this.size) % capacity] = { id, at, frame, meta };
     this.size += 1;
   }
 
-  /** Frames with an id greater than `lastId` and younger than the age limit, oldest first. */
-  after(lastId: number, now: number): SseFrame[] {
+  /**
+   * Frames with an id greater than `lastId` and younger than the age limit, oldest first; with
+   * `keep`, only those whose meta it accepts (a filtered client's replay).
+   */
+  after(lastId: number, now: number, keep?: (meta: M) => boolean): SseFrame[] {
     this.expire(now);
     let lo = 0;
     let hi = this.size;
@@ -49,7 +54,7 @@ export class EventRing {
     const out: SseFrame[] = [];
     for (let i = lo; i < this.size; i += 1) {
       const entry = this.at(i);
-      if (entry) out.push(entry.frame);
+      if (entry && (!keep || keep(entry.meta))) out.push(entry.frame);
     }
     return out;
   }
@@ -66,7 +71,7 @@ export class EventRing {
     }
   }
 
-  private at(i: number): Entry | undefined {
+  private at(i: number): Entry<M> | undefined {
     return this.entries[(this.start + i) % this.entries.length];
   }
 }

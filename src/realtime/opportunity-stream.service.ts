@@ -3,28 +3,48 @@ import { Observable, Subject, type Subscription, filter } from 'rxjs';
 import { type SseFrame, dataFrame } from '../common/sse/sse-frame.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from '../market-data/clock.js';
+import { MarketCostsBook } from '../market-data/market-costs.book.js';
 import { MARKET_CLOCK, QUOTE_STALE_MS, QUOTE_TICK_BUS } from '../market-data/market-data.constants.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import type { QuoteTickBus } from '../market-data/quote-tick-bus.js';
-import { ArbitrageDetector, type Opportunity } from './arbitrage-detector.engine.js';
+import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
+import { ArbitrageDetector, type ClosedEpisode, type Opportunity } from './arbitrage-detector.engine.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { EventRing } from './event-ring.js';
+import { netSpread, grossSpread } from './net-spread.engine.js';
+import { type FilterableEvent, type OpportunityFilter, matchesFilter } from './opportunity-filter.js';
 import { OpportunityDebouncer } from './opportunity-debouncer.js';
 
 /** D4: the replay ring keeps the last 10,000 events, at most 5 minutes old. */
 const RING_LIMITS = { maxEvents: 10_000, maxAgeMs: 5 * 60_000 };
+/** How often episodes whose quotes went stale without a tick are ended (at the moment they lapsed). */
+export const EPISODE_SWEEP_MS = 1000;
+
+/** The clients that share one filter (or none: key ''), and the one subject they listen on. */
+interface FilterGroup {
+  readonly filter: OpportunityFilter | null;
+  readonly subject: Subject<SseFrame>;
+  clients: number;
+}
 
 /**
  * Detects cross-exchange spot opportunities from the shared tick stream (D6) and publishes each
  * as ONE pre-built SSE frame with an increasing id, kept in a ring for Last-Event-ID replay (D4).
+ *
+ * Issue 21: an event also carries its net spread, transfer network and state, cost estimate flag
+ * and the age of its route's episode, all priced once when the debounced event is built (never
+ * per tick). Clients with a filter are grouped by the filter's canonical text: an event is tested
+ * once per distinct filter and its one frame handed to the group, never serialised per client.
  */
 @Injectable()
 export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
   private readonly detector: ArbitrageDetector;
   private readonly debouncer: OpportunityDebouncer<Opportunity>;
-  private readonly ring = new EventRing(RING_LIMITS);
-  private readonly live = new Subject<SseFrame>();
+  private readonly ring = new EventRing<FilterableEvent>(RING_LIMITS);
+  private readonly groups = new Map<string, FilterGroup>();
+  private readonly netReferenceUsdt: number;
   private subscription: Subscription | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private clients = 0;
   // Ids start at the current time in ms so they keep increasing across restarts.
   private lastId: number;
@@ -34,8 +54,15 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     @Inject(QUOTE_TICK_BUS) private readonly bus: QuoteTickBus,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
     private readonly book: QuoteBook,
+    private readonly costs: MarketCostsBook,
+    private readonly episodes: RouteEpisodeQueue,
   ) {
-    this.detector = new ArbitrageDetector({ minProfitPercent: config.realtime.minProfitPercent, staleMs: QUOTE_STALE_MS });
+    this.netReferenceUsdt = config.realtime.netReferenceUsdt;
+    this.detector = new ArbitrageDetector({
+      minProfitPercent: config.realtime.minProfitPercent,
+      staleMs: QUOTE_STALE_MS,
+      onEpisodeClosed: (episode) => this.episodeClosed(episode),
+    });
     this.debouncer = new OpportunityDebouncer(
       config.realtime.debounceMs,
       (ticker) => this.detector.best(ticker, this.clock.now()),
@@ -51,28 +78,36 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
         this.debouncer.detected(tick.ticker);
       }
     });
+    this.sweepTimer = setInterval(() => this.detector.sweep(this.clock.now()), EPISODE_SWEEP_MS);
+    this.sweepTimer.unref();
   }
 
   onModuleDestroy(): void {
     this.subscription?.unsubscribe();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.debouncer.clear();
-    this.live.complete();
+    for (const group of this.groups.values()) group.subject.complete();
+    this.groups.clear();
   }
 
   /**
-   * Frames after `lastEventId` still in the ring, then live ones. Both happen synchronously in
-   * subscribe, so no event can slip between replay and live: nothing lost, nothing twice.
+   * Frames after `lastEventId` still in the ring that pass the client's filter, then live ones.
+   * Both happen synchronously in subscribe, so no event can slip between replay and live: nothing
+   * lost, nothing twice.
    */
-  frames(lastEventId: number | null): Observable<SseFrame> {
+  frames(lastEventId: number | null, clientFilter: OpportunityFilter | null = null): Observable<SseFrame> {
     return new Observable<SseFrame>((subscriber) => {
       if (lastEventId !== null) {
-        for (const frame of this.ring.after(lastEventId, this.clock.now())) subscriber.next(frame);
+        const keep = clientFilter ? (event: FilterableEvent) => matchesFilter(clientFilter, event) : undefined;
+        for (const frame of this.ring.after(lastEventId, this.clock.now(), keep)) subscriber.next(frame);
       }
+      const group = this.join(clientFilter);
       this.clients += 1;
-      const subscription = this.live.subscribe(subscriber);
+      const subscription = group.subject.subscribe(subscriber);
       return () => {
         this.clients -= 1;
         subscription.unsubscribe();
+        this.leave(clientFilter?.key ?? '', group);
       };
     });
   }
@@ -81,17 +116,84 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     return this.clients;
   }
 
+  /** Distinct filters with at least one client (the unfiltered stream counts as one). */
+  get filterGroupCount(): number {
+    return this.groups.size;
+  }
+
+  private join(clientFilter: OpportunityFilter | null): FilterGroup {
+    const key = clientFilter?.key ?? '';
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { filter: clientFilter, subject: new Subject<SseFrame>(), clients: 0 };
+      this.groups.set(key, group);
+    }
+    group.clients += 1;
+    return group;
+  }
+
+  private leave(key: string, group: FilterGroup): void {
+    group.clients -= 1;
+    if (group.clients === 0 && this.groups.get(key) === group) this.groups.delete(key);
+  }
+
   private publish(opportunity: Opportunity): void {
     const now = this.clock.now();
     const id = (this.lastId = Math.max(this.lastId + 1, now));
+    const { ticker, buyExchange, sellExchange, buyPrice, sellPrice } = opportunity;
+    const route = { ticker, buyExchange, sellExchange };
+    const transfer = this.costs.transferOf(route);
+    const net = netSpread({
+      buyPrice,
+      sellPrice,
+      buyFeePercent: this.costs.takerFeeOf(buyExchange, ticker),
+      sellFeePercent: this.costs.takerFeeOf(sellExchange, ticker),
+      withdrawalFee: transfer.withdrawalFee,
+      referenceUsdt: this.netReferenceUsdt,
+    });
+    // The detector opened the route at the tick that took it above the threshold; `now` only if
+    // it has not (cannot happen while both judge freshness alike, but an event must carry a time).
+    const openedAt = Math.min(this.detector.openedAt(ticker, buyExchange, sellExchange) ?? now, now);
     const event: OpportunityEventDto = {
       ...opportunity,
       volume: this.pairVolume(opportunity),
       timestamp: new Date(now).toISOString(),
+      netProfitPercent: net.netPercent,
+      network: transfer.network,
+      transferable: transfer.transferable,
+      costsEstimated: net.estimated,
+      openedAt: new Date(openedAt).toISOString(),
+      ageMs: now - openedAt,
     };
     const frame = dataFrame(event, { id });
-    this.ring.push(id, now, frame);
-    this.live.next(frame);
+    this.ring.push(id, now, frame, event);
+    for (const group of this.groups.values()) {
+      if (group.filter === null || matchesFilter(group.filter, event)) group.subject.next(frame);
+    }
+  }
+
+  /** Prices a closed episode for the recorder: the net spread at the gross peak, with the costs known now. */
+  private episodeClosed(e: ClosedEpisode): void {
+    if (!this.episodes.accepting) return;
+    const route = { ticker: e.ticker, buyExchange: e.buyExchange, sellExchange: e.sellExchange };
+    const transfer = this.costs.transferOf(route);
+    const net = netSpread({
+      buyPrice: e.peakBuyPrice,
+      sellPrice: e.peakSellPrice,
+      buyFeePercent: this.costs.takerFeeOf(e.buyExchange, e.ticker),
+      sellFeePercent: this.costs.takerFeeOf(e.sellExchange, e.ticker),
+      withdrawalFee: transfer.withdrawalFee,
+      referenceUsdt: this.netReferenceUsdt,
+    });
+    this.episodes.push({
+      ...route,
+      openedAt: new Date(e.openedAt),
+      closedAt: new Date(e.closedAt),
+      peakGrossPercent: grossSpread(e.peakBuyPrice, e.peakSellPrice),
+      peakNetPercent: net.netPercent,
+      transferable: transfer.transferable,
+      costsEstimated: net.estimated,
+    });
   }
 
   /** D6: the smaller of the two exchanges' 24 h quote volumes; null while either is unknown. */

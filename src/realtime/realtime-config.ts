@@ -5,4 +5,6 @@ export interface RealtimeConfig {
   debounceMs: number;
   /** SPEC 4.4: one price snapshot per second. */
   pricesIntervalMs: number;
+  /** Issue 21: the notional, USDT, an opportunity's withdrawal fee is charged against in `netProfitPercent`. */
+  netReferenceUsdt: number;
 }

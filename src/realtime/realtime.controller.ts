@@ -1,7 +1,11 @@
-import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ArbitrageStreamQueryDto } from './dto/arbitrage-stream-query.dto.js';
+import { FILTER_MESSAGES, parseOpportunityFilter } from './opportunity-filter.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
@@ -15,13 +19,17 @@ export class RealtimeController {
     private readonly sse: SseHub,
     private readonly opportunities: OpportunityStreamService,
     private readonly prices: PriceSnapshotService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('arbitrage')
   @ApiOperation({
     operationId: 'streamOpportunities',
     summary: 'Stream of cross-exchange spot arbitrage opportunities, 200 ms debounce per symbol',
-    description: 'Without ENABLED_WEBSOCKET=1 the stream opens and stays silent.',
+    description:
+      'Without ENABLED_WEBSOCKET=1 the stream opens and stays silent. Optional filters (all must hold) select the ' +
+      'events a client receives, the replay included; ids stay those of the unfiltered stream. Invalid filters are ' +
+      'answered 400 before the stream opens.',
   })
   @ApiSseStream({
     payload: OpportunityEventDto,
@@ -29,8 +37,20 @@ export class RealtimeController {
     exampleUrl: '/v1/realtime/arbitrage',
     replay: { kept: '10,000 events (at most 5 minutes)' },
   })
-  arbitrage(@Req() req: Request, @Res() res: Response, @Headers('last-event-id') lastEventId?: string): void {
-    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId)), { stream: 'arbitrage', policy: 'reliable' });
+  @ApiErrors({
+    400: [
+      FILTER_MESSAGES.minProfit, FILTER_MESSAGES.minNetProfit, FILTER_MESSAGES.transferable,
+      'exchanges must be a comma list of binance, bybit, okx, gate, bitget', FILTER_MESSAGES.tickers,
+    ],
+  })
+  arbitrage(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query() query: ArbitrageStreamQueryDto,
+    @Headers('last-event-id') lastEventId?: string,
+  ): void {
+    const clientFilter = parseOpportunityFilter({ ...query }, this.config.marketData.exchanges);
+    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId), clientFilter), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')

@@ -6,7 +6,7 @@ import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.
 import type { MarketDataSource } from '../../src/market-data/market-data-source.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityHistoryRepository } from '../../src/opportunity-history/opportunity-history.repository.js';
-import { MarketCostsJob } from '../../src/opportunity-history/market-costs.job.js';
+import { MarketCostsJob } from '../../src/market-data/market-costs.job.js';
 import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
 import { row } from './opportunity-history.fixtures.js';

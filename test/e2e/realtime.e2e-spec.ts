@@ -14,6 +14,12 @@ interface Opportunity {
   profitPercentAskBid: number;
   volume: number | null;
   timestamp: string;
+  netProfitPercent: number;
+  network: string | null;
+  transferable: boolean;
+  costsEstimated: boolean;
+  openedAt: string;
+  ageMs: number;
 }
 
 interface PriceEntry {
@@ -152,8 +158,20 @@ describe('realtime streams through the simulator (SPEC 4.4, 2.6, 2.7, 6; D4, D6)
         profitPercentAskBid: expect.closeTo(0.3, 10),
         volume: expect.any(Number),
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        // Issue 21, additive. Simulator fees: binance 0.1 %, okx 0.15 %; networks unknown → withdrawal 1 USD, estimated:
+        // 0.3 − 0.1 − 0.15 − 1 ÷ 1000 × 100 = −0.05.
+        netProfitPercent: -0.05,
+        network: null,
+        transferable: false,
+        costsEstimated: true,
+        openedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        ageMs: expect.any(Number),
       });
       expect(Number(event.id)).toBeGreaterThan(0);
+      expect(o.ageMs).toBe(Date.parse(o.timestamp) - Date.parse(o.openedAt));
+      // The debounce fires 200 ms after the detection that opened the route.
+      expect(o.ageMs).toBeGreaterThanOrEqual(150);
+      expect(o.ageMs).toBeLessThan(1000);
     });
 
     it('a burst of 20 updates of one symbol gives one event, about 200 ms after the first', async () => {

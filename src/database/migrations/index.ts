@@ -6,6 +6,7 @@ import { CreateJournalOperations1764400000000 } from './1764400000000-create-jou
 import { CreateOpportunityHistory1764500000000 } from './1764500000000-create-opportunity-history.js';
 import { CreateCrossingCounts1764650000000 } from './1764650000000-create-crossing-counts.js';
 import { MarketSamplesCoveringKey1764700000000 } from './1764700000000-market-samples-covering-key.js';
+import { CreateRouteEpisodes1764821000000 } from './1764821000000-create-route-episodes.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
 export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000, CreateCalculators1764150000000, CreateLookers1764210000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSampl
   CreateOpportunityHistory1764500000000,
   CreateCrossingCounts1764650000000,
   MarketSamplesCoveringKey1764700000000,
+  CreateRouteEpisodes1764821000000,
 ];

@@ -31,4 +31,40 @@ export class OpportunityEventDto {
 
   @ApiField.dateTime({ example: '2026-11-22T12:00:00.200Z', description: 'ISO 8601 time of detection' })
   timestamp: string;
+
+  // Issue 21, additive: what the spread is worth after costs, whether it can be acted on, and its age.
+
+  @ApiProperty({
+    example: 0.0302,
+    description:
+      'Net spread in percent, 4 decimals: profitPercentAskBid − buy taker fee % − sell taker fee % − withdrawal fee ' +
+      '(of `network`, in USDT at buyPrice) ÷ NET_REFERENCE_USDT (default 1000) × 100. May be negative. Unknown fees ' +
+      'take the D8 defaults (taker 0.1 %, withdrawal 1 USD) and set costsEstimated',
+  })
+  netProfitPercent: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ERC20',
+    description:
+      'The cheapest network open for withdrawal on the buy exchange and deposit on the sell exchange; null when none ' +
+      'is known to be open (closed, no common network, or networks unknown)',
+  })
+  network: string | null;
+
+  @ApiProperty({ example: true, description: 'Withdrawal on the buy exchange and deposit on the sell exchange are open on `network`' })
+  transferable: boolean;
+
+  @ApiProperty({ example: false, description: 'Some fee in netProfitPercent is a D8 default, not the exchange’s own figure' })
+  costsEstimated: boolean;
+
+  @ApiProperty({
+    example: '2026-11-22T11:59:48.050Z',
+    description: 'ISO 8601 time this route’s gross spread last rose above ARBITRAGE_MIN_PROFIT_PERCENT',
+  })
+  openedAt: string;
+
+  @ApiProperty({ example: 12150, type: 'integer', description: 'timestamp − openedAt, in ms' })
+  ageMs: number;
 }

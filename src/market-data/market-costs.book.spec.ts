@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrencyNetwork, TradingFee } from '../market-data/market-data-source.js';
+import type { CurrencyNetwork, TradingFee } from './market-data-source.js';
 import { type CostsSource, MarketCostsBook } from './market-costs.book.js';
 
 const ROUTE = { ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx' };
@@ -67,5 +67,60 @@ describe('MarketCostsBook', () => {
     fail = true;
     expect(await book.refresh('binance')).toEqual(['fees: Error: 503']);
     expect(book.costsOf(ROUTE, 2000).buyFeePercent).toBe(0.02);
+  });
+
+  describe('transferOf (the live stream\'s network and transfer state, issue 21)', () => {
+    it('picks the cheapest network open out of the buy side and into the sell side, skipping a closed one', async () => {
+      const book = await bookOf(source({}, {
+        // OPTIMISM is cheapest but okx does not list it; ERC20 is cheaper than ARBITRUM but its okx deposit is closed.
+        binance: [net('ERC20', true, true, 0.0004), net('ARBITRUM', true, true, 0.0008), net('OPTIMISM', true, true, 0.0001)],
+        okx: [net('ERC20', true, false, 0.002), net('ARBITRUM', false, true, 0.0001)],
+      }));
+      expect(book.transferOf(ROUTE)).toEqual({ network: 'ARBITRUM', transferable: true, executable: true, withdrawalFee: 0.0008 });
+    });
+
+    it('a withdrawal closed on the buy side closes the route on that network', async () => {
+      const book = await bookOf(source({}, { binance: [net('ERC20', false, true, 0.0004)], okx: [net('ERC20', true, true, 0.001)] }));
+      // No open network: not transferable; the fee stays the buy side's cheapest, as the recorder charges it.
+      expect(book.transferOf(ROUTE)).toEqual({ network: null, transferable: false, executable: false, withdrawalFee: 0.0004 });
+    });
+
+    it('no common network at all: no network, not transferable', async () => {
+      const book = await bookOf(source({}, { binance: [net('ERC20', true, true, 0.0004)], okx: [net('TRC20', true, true, 1)] }));
+      expect(book.transferOf(ROUTE)).toEqual({ network: null, transferable: false, executable: false, withdrawalFee: 0.0004 });
+    });
+
+    it('unknown networks: not transferable (nothing known to be open), executable for D8, fee unknown', async () => {
+      const book = await bookOf(source({}, { binance: [net('ERC20', true, true, 0.0004)] }));
+      expect(book.transferOf(ROUTE)).toEqual({ network: null, transferable: false, executable: true, withdrawalFee: null });
+    });
+
+    it('an open network with a known fee beats one without; among unknown fees the name decides', async () => {
+      const book = await bookOf(source({}, {
+        binance: [net('ZK', true, true, null), net('BASE', true, true, null), net('ERC20', true, true, 0.01)],
+        okx: [net('ZK', true, true, null), net('BASE', true, true, null), net('ERC20', true, true, 0.01)],
+      }));
+      expect(book.transferOf(ROUTE)).toMatchObject({ network: 'ERC20', withdrawalFee: 0.01 });
+      const unknown = await bookOf(source({}, {
+        binance: [net('ZK', true, true, null), net('BASE', true, true, null)], okx: [net('ZK', true, true, null), net('BASE', true, true, null)],
+      }));
+      expect(unknown.transferOf(ROUTE)).toEqual({ network: 'BASE', transferable: true, executable: true, withdrawalFee: null });
+    });
+
+    it('fees and networks refresh separately: a failing network call keeps the last networks and leaves the fees alone', async () => {
+      let failNetworks = false;
+      const book = new MarketCostsBook({
+        fetchTradingFees: () => Promise.resolve([{ ticker: 'ETH-USDT', takerPercent: 0.05 }]),
+        fetchNetworks: () => (failNetworks ? Promise.reject(new Error('timeout')) : Promise.resolve([net('ERC20', true, true, 0.0004)])),
+      });
+      expect(await book.refreshKind('binance', 'networks')).toBeNull();
+      await book.refreshKind('okx', 'networks');
+      failNetworks = true;
+      expect(await book.refreshKind('binance', 'networks')).toBe('networks: Error: timeout');
+      expect(book.transferOf(ROUTE)).toMatchObject({ network: 'ERC20', transferable: true });
+      expect(book.takerFeeOf('binance', 'ETH-USDT')).toBeUndefined();
+      expect(await book.refreshKind('binance', 'fees')).toBeNull();
+      expect(book.takerFeeOf('binance', 'ETH-USDT')).toBe(0.05);
+    });
   });
 });

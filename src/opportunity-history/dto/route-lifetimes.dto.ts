@@ -1,0 +1,54 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Required } from '../../common/validation/required.decorator.js';
+
+/**
+ * Query of GET /v1/opportunity-history/lifetimes. The DTO reports missing members only (D2 puts
+ * `<field> is required` first); the D9 rules for ticker, buy, sell and days run in the service.
+ */
+export class RouteLifetimesQueryDto {
+  @ApiProperty({ example: 'BTC-USDT', description: 'BASE-QUOTE or BASEQUOTE, any case' })
+  @Required()
+  ticker: unknown;
+
+  @ApiProperty({ example: 'binance', description: 'Buy exchange, one of the configured exchanges' })
+  @Required()
+  buy: unknown;
+
+  @ApiProperty({ example: 'okx', description: 'Sell exchange, one of the configured exchanges, not the buy one' })
+  @Required()
+  sell: unknown;
+
+  @ApiProperty({ type: Number, example: 7, description: 'Look-back in days, integer 1-90: episodes that opened in it' })
+  @Required()
+  days: unknown;
+}
+
+/** Issue 21: how long a route's spread stays above ARBITRAGE_MIN_PROFIT_PERCENT once it gets there. */
+export class RouteLifetimesDto {
+  @ApiProperty({ example: 'BTC-USDT' })
+  ticker: string;
+
+  @ApiProperty({ example: 'binance' })
+  buy: string;
+
+  @ApiProperty({ example: 'okx' })
+  sell: string;
+
+  @ApiProperty({ example: 7 })
+  days: number;
+
+  @ApiProperty({ example: 42, description: 'Episodes (spread rose above the threshold, then fell back) that opened in the look-back' })
+  episodes: number;
+
+  @ApiProperty({ type: Number, nullable: true, example: 8200, description: 'Nearest-rank median lifetime, ms; null without episodes' })
+  medianLifetimeMs: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 61000, description: 'Nearest-rank 90th percentile lifetime, ms; null without episodes' })
+  p90LifetimeMs: number | null;
+
+  @ApiProperty({
+    type: Number, nullable: true, example: 0.75,
+    description: 'Share (0-1) of the episodes that were transferable (a common network open when they closed); null without episodes',
+  })
+  transferableShare: number | null;
+}

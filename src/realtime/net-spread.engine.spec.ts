@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { grossSpread, netSpread } from './net-spread.engine.js';
+
+const base = { buyPrice: 100, sellPrice: 101, referenceUsdt: 1000 };
+
+describe('netSpread (issue 21): D9 net, decimal, rounded once to 4 decimals', () => {
+  it('known taker fees and a known withdrawal fee', () => {
+    // gross (101 − 100) ÷ 100 × 100 = 1; withdrawal 0.0005 × 100 = 0.05 USD ÷ 1000 × 100 = 0.005;
+    // net = 1 − 0.1 − 0.15 − 0.005 = 0.745.
+    expect(netSpread({ ...base, buyFeePercent: 0.1, sellFeePercent: 0.15, withdrawalFee: 0.0005 })).toEqual({ netPercent: 0.745, estimated: false });
+  });
+
+  it('unknown fees take the D8 defaults (taker 0.1 %, withdrawal 1 USD) and are marked estimated', () => {
+    // 1 − 0.1 − 0.1 − 1 ÷ 1000 × 100 (= 0.1) = 0.7.
+    expect(netSpread({ ...base, buyFeePercent: undefined, sellFeePercent: undefined, withdrawalFee: null })).toEqual({ netPercent: 0.7, estimated: true });
+    // One unknown figure is enough to mark it.
+    expect(netSpread({ ...base, buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: null })).toEqual({ netPercent: 0.7, estimated: true });
+    expect(netSpread({ ...base, buyFeePercent: 0.1, sellFeePercent: undefined, withdrawalFee: 0 }).estimated).toBe(true);
+  });
+
+  it('a withdrawal fee larger than the spread gives a negative net', () => {
+    // gross (3009 − 3000) ÷ 3000 × 100 = 0.3; withdrawal 0.005 ETH × 3000 = 15 USD ÷ 1000 × 100 = 1.5;
+    // net = 0.3 − 0.075 − 0.08 − 1.5 = −1.355.
+    expect(netSpread({ buyPrice: 3000, sellPrice: 3009, buyFeePercent: 0.075, sellFeePercent: 0.08, withdrawalFee: 0.005, referenceUsdt: 1000 }))
+      .toEqual({ netPercent: -1.355, estimated: false });
+  });
+
+  it('the reference notional scales only the withdrawal fee', () => {
+    // 15 USD ÷ 10,000 × 100 = 0.15 → 0.3 − 0.075 − 0.08 − 0.15 = −0.005.
+    expect(netSpread({ buyPrice: 3000, sellPrice: 3009, buyFeePercent: 0.075, sellFeePercent: 0.08, withdrawalFee: 0.005, referenceUsdt: 10_000 }).netPercent)
+      .toBe(-0.005);
+  });
+
+  it('decimal arithmetic: a break-even route is exactly 0, never a binary residue', () => {
+    // 0.3 − 0.1 − 0.1 − 0.1 in doubles is 5.55e-17; here it is 0 (and not −0).
+    const even = netSpread({ buyPrice: 1000, sellPrice: 1003, buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.001, referenceUsdt: 1000 });
+    expect(Object.is(even.netPercent, 0)).toBe(true);
+  });
+
+  it('rounds once, half away from zero, at 4 decimals', () => {
+    // gross (100.00125 − 100) ÷ 100 × 100 = 0.00125; minus fees 0 and withdrawal 0 → 0.0013 (half up), and −0.0013 mirrored.
+    expect(netSpread({ buyPrice: 100, sellPrice: 100.00125, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(0.0013);
+    expect(netSpread({ buyPrice: 100, sellPrice: 99.99875, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(-0.0013);
+    expect(grossSpread(3, 3.01)).toBe(0.3333);
+  });
+});

@@ -1,0 +1,61 @@
+import { Decimal } from 'decimal.js';
+import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
+
+/**
+ * Money math of the opportunity stream (issue 21): decimal throughout, rounded ONCE at the edge.
+ * Precision 40 keeps every intermediate exact for prices and fees of up to ~15 significant digits.
+ */
+const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+
+/** Percent figures leave the service with this many decimals, half away from zero. */
+export const PERCENT_DECIMALS = 4;
+
+/** What the net spread of one route is computed from; fees as the costs book knows them. */
+export interface NetSpreadInput {
+  buyPrice: number;
+  sellPrice: number;
+  /** Taker fee in percent; undefined: unknown, the D8 default (0.1 %) applies. */
+  buyFeePercent: number | undefined;
+  sellFeePercent: number | undefined;
+  /** Withdrawal fee in base units on the route's network; null: unknown, the D8 default (1 USD) applies. */
+  withdrawalFee: number | null;
+  /** The notional the withdrawal fee is charged against, USDT (NET_REFERENCE_USDT). */
+  referenceUsdt: number;
+}
+
+export interface NetSpread {
+  /** Gross spread minus both taker fees minus the withdrawal fee as a percent of the reference notional. */
+  netPercent: number;
+  /** Some figure was a D8 default rather than the exchange's own. */
+  estimated: boolean;
+}
+
+/**
+ * D9's net, so a threshold on the live stream means the same as on the history's net basis:
+ * net % = (sell − buy) ÷ buy × 100 − buy fee % − sell fee % − withdrawal fee USD ÷ reference × 100,
+ * where withdrawal fee USD = fee in base units × buy price (the asset is bought at the ask).
+ */
+export function netSpread(input: NetSpreadInput): NetSpread {
+  const buy = new Dec(input.buyPrice);
+  const gross = new Dec(input.sellPrice).minus(buy).div(buy).times(100);
+  const withdrawalUsd = input.withdrawalFee === null ? new Dec(DEFAULT_WITHDRAWAL_FEE_USD) : new Dec(input.withdrawalFee).times(buy);
+  const net = gross
+    .minus(input.buyFeePercent ?? DEFAULT_TAKER_FEE_PERCENT)
+    .minus(input.sellFeePercent ?? DEFAULT_TAKER_FEE_PERCENT)
+    .minus(withdrawalUsd.div(input.referenceUsdt).times(100));
+  return {
+    netPercent: roundPercent(net),
+    estimated: input.buyFeePercent === undefined || input.sellFeePercent === undefined || input.withdrawalFee === null,
+  };
+}
+
+/** Gross spread in percent from the two prices, in decimal, rounded at the edge (episode peaks). */
+export function grossSpread(buyPrice: number, sellPrice: number): number {
+  const buy = new Dec(buyPrice);
+  return roundPercent(new Dec(sellPrice).minus(buy).div(buy).times(100));
+}
+
+/** The one rounding of a percent figure; `+ 0` turns a rounded −0 into 0. */
+function roundPercent(value: Decimal): number {
+  return value.toDecimalPlaces(PERCENT_DECIMALS, Dec.ROUND_HALF_UP).toNumber() + 0;
+}
