@@ -59,7 +59,8 @@ export class OpportunityHistoryController {
   @Get('lifetimes')
   @FailureMessage('Failed to get route lifetimes')
   @ApiOperation({
-    summary: 'How long a route\'s spread stays above the live threshold (issue 21)',
+    operationId: 'getRouteLifetimes',
+    summary: 'How long a route\'s spread stays above the live threshold',
     description:
       'An episode opens when the route\'s gross spread rises above ARBITRAGE_MIN_PROFIT_PERCENT and closes when it ' +
       'falls back to or under it, or a quote goes stale. Counts the episodes that opened in the look-back; median and ' +

@@ -137,6 +137,12 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   );
   const samples: number = stats.samples;
   expect(samples === 1 && stats.maxSpread === 0.6, `getOpportunityHistoryStats: ${samples} samples`);
+  const lifetimes = ok(
+    (await api.GET('/v1/opportunity-history/lifetimes', { params: { query: { ticker: 'btc-usdt', buy: 'binance', sell: 'okx', days: 1 } } })).data,
+    'getRouteLifetimes',
+  );
+  const episodes: number = lifetimes.episodes;
+  expect(episodes === 0 && lifetimes.medianLifetimeMs === null, `getRouteLifetimes: ${episodes} episodes`);
   const backtest = ok(
     (await api.POST('/v1/opportunity-history/backtest', { body: { ticker: 'BTCUSDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.3, basis: 'gross', capital: 1000, transferMinutes: 0 } })).data,
     'runBacktest',

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField } from '../../common/openapi/api-field.decorator.js';
 import { Required } from '../../common/validation/required.decorator.js';
 
 /**
@@ -6,19 +7,19 @@ import { Required } from '../../common/validation/required.decorator.js';
  * `<field> is required` first); the D9 rules for ticker, buy, sell and days run in the service.
  */
 export class RouteLifetimesQueryDto {
-  @ApiProperty({ example: 'BTC-USDT', description: 'BASE-QUOTE or BASEQUOTE, any case' })
+  @ApiField.ticker('input', { description: 'BASE-QUOTE or BASEQUOTE, any case' })
   @Required()
   ticker: unknown;
 
-  @ApiProperty({ example: 'binance', description: 'Buy exchange, one of the configured exchanges' })
+  @ApiField.exchange({ description: 'Buy exchange, one of the configured exchanges' })
   @Required()
   buy: unknown;
 
-  @ApiProperty({ example: 'okx', description: 'Sell exchange, one of the configured exchanges, not the buy one' })
+  @ApiField.exchange({ example: 'okx', description: 'Sell exchange, one of the configured exchanges, not the buy one' })
   @Required()
   sell: unknown;
 
-  @ApiProperty({ type: Number, example: 7, description: 'Look-back in days, integer 1-90: episodes that opened in it' })
+  @ApiField.integer({ minimum: 1, maximum: 90, example: 7, description: 'Look-back in days, integer 1-90: episodes that opened in it' })
   @Required()
   days: unknown;
 }
