@@ -16,7 +16,10 @@ export interface ExchangeClientOptions {
   /** `http://host:port` of the exchange simulator (MARKET_SIMULATOR_URL). */
   simulatorUrl?: string;
   markets?: 'spot-and-perp';
-  /** ccxt's request limiter; on by default for real venues, off against the simulator. */
+  /**
+   * ccxt's request limiter (REST calls and websocket subscribe sends, per client); on by default,
+   * against the simulator too, whose strict mode holds clients to the venues' limits.
+   */
   enableRateLimit?: boolean;
   /**
    * Read-only API keys: ccxt then signs the exchange's private currency call (fetchCurrencies on
@@ -66,9 +69,8 @@ const MARKET_OPTIONS: Readonly<Record<ExchangeName, Record<string, unknown>>> = 
 
 export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClientOptions = {}): Exchange {
   const Pro = PRO_CLASSES[exchange];
-  const simulated = opts.simulatorUrl !== undefined;
   const config: Record<string, unknown> = {
-    enableRateLimit: opts.enableRateLimit ?? !simulated,
+    enableRateLimit: opts.enableRateLimit ?? true,
     options: { ...MARKET_OPTIONS[exchange], defaultType: 'spot' },
     has: { fetchCurrencies: false },
   };
