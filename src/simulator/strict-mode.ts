@@ -48,6 +48,12 @@ export interface ViolationReport {
 }
 
 const RECENT_VIOLATIONS = 50;
+/**
+ * Requests that reach the venue this soon after its 429 were sent before the client could read
+ * it (ccxt queues a market load's calls together): they get the 429 again but do not count as
+ * ignoring Retry-After, and do not earn binance's 418.
+ */
+export const IN_FLIGHT_GRACE_MS = 1_000;
 
 /** A REST answer with the headers it needs (Retry-After). */
 export interface LimitedReply extends RestReply {
@@ -59,6 +65,8 @@ interface RestBucket {
   used: number;
   /** Retry-After given to the client runs until then. */
   retryUntil: number;
+  /** When the last 429 was answered. */
+  limitedAt: number;
   /** binance: 418 ban until then. */
   bannedUntil: number;
 }
@@ -199,7 +207,7 @@ export class StrictMode {
     const window = this.scaled(rule.windowMs);
     let bucket = this.buckets.get(key);
     if (!bucket || now - bucket.windowStart >= window) {
-      bucket = { windowStart: now, used: 0, retryUntil: bucket?.retryUntil ?? 0, bannedUntil: bucket?.bannedUntil ?? 0 };
+      bucket = { windowStart: now, used: 0, retryUntil: bucket?.retryUntil ?? 0, limitedAt: bucket?.limitedAt ?? 0, bannedUntil: bucket?.bannedUntil ?? 0 };
       this.buckets.set(key, bucket);
     }
     if (now < bucket.bannedUntil && rule.banned) {
@@ -207,6 +215,8 @@ export class StrictMode {
       return { ...rule.banned(bucket.bannedUntil), headers: { 'retry-after': secondsUntil(bucket.bannedUntil, now) } };
     }
     if (now < bucket.retryUntil) {
+      const retryAfter = secondsUntil(bucket.retryUntil, now);
+      if (now - bucket.limitedAt < IN_FLIGHT_GRACE_MS) return { ...rule.tooMany(Number(retryAfter)), headers: { 'retry-after': retryAfter } };
       this.record(exchange, 'rest-ignored-retry-after', `${req.path} ${bucket.retryUntil - now} ms before Retry-After`);
       if (rule.banned && rule.banMs !== undefined) {
         bucket.bannedUntil = now + this.scaled(rule.banMs);
@@ -218,6 +228,7 @@ export class StrictMode {
     const weight = rule.weight(req);
     if (bucket.used + weight > limit) {
       bucket.retryUntil = bucket.windowStart + window;
+      bucket.limitedAt = now;
       this.record(exchange, 'rest-rate-limit', `${req.path}: weight ${bucket.used + weight} of ${limit} per ${window} ms`);
       const retryAfter = secondsUntil(bucket.retryUntil, now);
       return { ...rule.tooMany(Number(retryAfter)), headers: { 'retry-after': retryAfter } };

@@ -157,6 +157,7 @@ describe('REST limits, maintenance and delisting', () => {
     expect(limited.status).toBe(429);
     expect(limited.json).toMatchObject({ code: -1003 });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await sleep(1_000); // past the grace for requests already in flight
     const banned = await call('GET', '/api.binance.com/api/v3/exchangeInfo');
     expect(banned.status).toBe(418);
     expect(banned.headers.get('retry-after')).toBe('120');
