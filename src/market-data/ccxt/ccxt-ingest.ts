@@ -104,15 +104,13 @@ export class CcxtIngest {
     await this.loadMarkets(exchange);
     const out: VolumeEntry[] = [];
     for (const market of ['SPOT', 'FUTURES'] as const) {
-      out.push(...toVolumes(market, await this.gated(exchange, client, () => client.fetchTickers(undefined, FETCH_TICKERS_PARAMS[market]))));
+      out.push(...toVolumes(market, await client.fetchTickers(undefined, FETCH_TICKERS_PARAMS[market])));
     }
     return out;
   }
 
   async fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]> {
-    const markets = await this.loadMarkets(exchange);
-    const client = this.rest(exchange);
-    return this.gated(exchange, client, () => fetchFundingSnapshots(exchange, client, markets));
+    return fetchFundingSnapshots(exchange, this.rest(exchange), await this.loadMarkets(exchange));
   }
 
   /** Public per-market rates from the loaded markets (issue 10); reloads markets as listMarkets does. */
@@ -127,7 +125,7 @@ export class CcxtIngest {
    */
   async fetchNetworks(exchange: ExchangeName): Promise<CurrencyNetwork[]> {
     const client = this.account(exchange) ?? this.rest(exchange);
-    return toNetworks(await this.gated(exchange, client, () => client.fetchCurrencies()));
+    return toNetworks(await client.fetchCurrencies());
   }
 
   /**
@@ -191,14 +189,17 @@ export class CcxtIngest {
   private rest(exchange: ExchangeName): Exchange {
     let client = this.restClients.get(exchange);
     if (!client) {
-      client = this.o.createClient(exchange);
+      client = this.gate(exchange).attach(this.o.createClient(exchange));
       this.restClients.set(exchange, client);
     }
     return client;
   }
 
   private account(exchange: ExchangeName): Exchange | undefined {
-    if (!this.accountClients.has(exchange)) this.accountClients.set(exchange, this.o.createAccountClient?.(exchange));
+    if (!this.accountClients.has(exchange)) {
+      const client = this.o.createAccountClient?.(exchange);
+      this.accountClients.set(exchange, client && this.gate(exchange).attach(client));
+    }
     return this.accountClients.get(exchange);
   }
 
@@ -206,8 +207,7 @@ export class CcxtIngest {
     const now = this.o.clock.now();
     const loadedAt = this.marketsLoadedAt.get(exchange);
     const reload = loadedAt !== undefined && now - loadedAt >= this.o.marketsRefreshMs;
-    const client = this.rest(exchange);
-    const markets = await this.gated(exchange, client, () => client.loadMarkets(reload));
+    const markets = await this.rest(exchange).loadMarkets(reload);
     if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
     if (reload) this.dropDelisted(exchange, markets);
     return markets;
@@ -230,11 +230,11 @@ export class CcxtIngest {
     return pacer;
   }
 
-  /** A REST call through the exchange's gate: refused while a 429/418 back-off runs, which it may start. */
-  private gated<T>(exchange: ExchangeName, client: Exchange, call: () => Promise<T>): Promise<T> {
+  /** The exchange's REST gate: calls refused while a 429/418 back-off runs (one per exchange, all its REST clients). */
+  private gate(exchange: ExchangeName): RestGate {
     let gate = this.restGates.get(exchange);
     if (!gate) this.restGates.set(exchange, (gate = new RestGate(exchange, this.o.clock, this.o.backoff)));
-    return gate.run(client, call);
+    return gate;
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Exchange } from 'ccxt';
 import type { Clock } from '../clock.js';
 import type { ExchangeName } from '../exchanges.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
@@ -13,12 +12,20 @@ export class RestPausedError extends Error {
   }
 }
 
+/** The one method of a ccxt client every REST call goes through, after ccxt's own throttle. */
+export interface FetchingClient {
+  fetch(url: string, method?: string, headers?: unknown, body?: unknown): Promise<unknown>;
+  last_response_headers?: unknown;
+}
+
 /**
  * Keeps one exchange's REST calls off the venue after it answers "too many requests": ccxt's
  * limiter paces calls but does not read Retry-After, and calling on during it turns binance's
- * 429 into a 418 ban. Until the pause ends calls fail at once (callers keep their last values
- * and retry on their own timers); the pause is the venue's Retry-After, at least an exponential
- * backoff that grows with every consecutive rate-limit answer.
+ * 429 into a 418 ban. The gate sits on the client's `fetch`, so a call ccxt had already queued
+ * in its own throttle is stopped too, right before it would be sent. Until the pause ends calls
+ * fail at once (callers keep their last values and retry on their own timers); the pause is the
+ * venue's Retry-After, at least an exponential backoff that grows with every consecutive
+ * rate-limit answer.
  */
 export class RestGate {
   private pausedUntil = 0;
@@ -31,17 +38,22 @@ export class RestGate {
     private readonly random: () => number = Math.random,
   ) {}
 
-  async run<T>(client: Pick<Exchange, 'last_response_headers'>, call: () => Promise<T>): Promise<T> {
-    const now = this.clock.now();
-    if (now < this.pausedUntil) throw new RestPausedError(this.exchange, this.pausedUntil, now);
-    try {
-      const value = await call();
-      this.strikes = 0;
-      return value;
-    } catch (err) {
-      if (err instanceof Error && RATE_LIMITED.has(err.name)) this.pause(retryAfterMs(client.last_response_headers));
-      throw err;
-    }
+  /** Puts the gate in front of every REST call of this client. */
+  attach<C extends FetchingClient>(client: C): C {
+    const send = client.fetch.bind(client);
+    client.fetch = async (url, method, headers, body) => {
+      const now = this.clock.now();
+      if (now < this.pausedUntil) throw new RestPausedError(this.exchange, this.pausedUntil, now);
+      try {
+        const value = await send(url, method, headers, body);
+        this.strikes = 0;
+        return value;
+      } catch (err) {
+        if (err instanceof Error && RATE_LIMITED.has(err.name)) this.pause(retryAfterMs(client.last_response_headers));
+        throw err;
+      }
+    };
+    return client;
   }
 
   private pause(retryAfter: number | undefined): void {
