@@ -12,7 +12,7 @@ export interface SimulatorConfig {
   walk: boolean;
   /** SIM_RATE: load mode, messages per second (0: off). */
   rate: number;
-  /** SIM_STRICT: venue limits enforced (default on; off by default when SIM_RATE starts load mode). */
+  /** SIM_STRICT: venue limits enforced (`1`); off by default until the e2e suite runs under it. */
   strict: boolean;
   /** SIM_LIFETIME_SCALE: multiplies the venues' forced connection lifetime (24 h), for tests and demos. */
   lifetimeScale: number;
@@ -78,7 +78,6 @@ export function loadSimulatorConfig(env: Record<string, string | undefined>): Si
   const rate = parseRate(env.SIM_RATE);
   return {
     port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
-    // Load mode is a lab tool: strict limits stay out of its way unless asked for.
-    strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', rate === 0), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
+    strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', false), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
   };
 }

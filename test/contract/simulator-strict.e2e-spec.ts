@@ -12,7 +12,7 @@ let sim: RunningSimulator;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, symbols: ['BTC', 'ETH', 'SOL', 'XRP', 'DOGE', 'ADA', 'AVAX', 'LINK', 'DOT', 'LTC', 'BNB', 'TRX'], walk: false });
+  sim = await startSimulator({ port: 0, symbols: ['BTC', 'ETH', 'SOL', 'XRP', 'DOGE', 'ADA', 'AVAX', 'LINK', 'DOT', 'LTC', 'BNB', 'TRX'], walk: false, strict: true });
 });
 
 afterEach(async () => {

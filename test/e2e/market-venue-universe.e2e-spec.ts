@@ -31,7 +31,7 @@ describe('the 300-symbol universe against the strict simulator', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: BASES });
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: BASES, strict: true });
     app = await startTestApp({
       ENABLED_WEBSOCKET: '1',
       MARKET_SIMULATOR_URL: sim.url,
