@@ -127,6 +127,12 @@ export class EnvDto {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'MARKET_MARKETS_REFRESH_MS must be an integer of at least 1000' })
+  @Min(1000, { message: 'MARKET_MARKETS_REFRESH_MS must be an integer of at least 1000' })
+  MARKET_MARKETS_REFRESH_MS: number = 3_600_000;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'INGEST_WORKERS must be an integer from 1 to 5' })
   @Min(1, { message: 'INGEST_WORKERS must be an integer from 1 to 5' })
   @Max(5, { message: 'INGEST_WORKERS must be an integer from 1 to 5' })

@@ -40,6 +40,7 @@ export interface MarketDataEnv extends CredentialsEnv {
   MARKET_RECONNECT_BASE_MS: number;
   MARKET_RECONNECT_MAX_MS: number;
   MARKET_VOLUME_REFRESH_MS: number;
+  MARKET_MARKETS_REFRESH_MS: number;
   SAMPLE_INTERVAL_MS: number;
   SAMPLE_RETENTION_DAYS: number;
   INGEST_WORKERS?: number;
@@ -90,7 +91,7 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     reconnectBaseMs: env.MARKET_RECONNECT_BASE_MS,
     reconnectMaxMs: env.MARKET_RECONNECT_MAX_MS,
     volumeRefreshMs: env.MARKET_VOLUME_REFRESH_MS,
-    marketsRefreshMs: 60 * 60 * 1000,
+    marketsRefreshMs: env.MARKET_MARKETS_REFRESH_MS,
     sampleIntervalMs: env.SAMPLE_INTERVAL_MS,
     sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
     ingestWorkers: env.INGEST_WORKERS ?? Math.max(1, availableParallelism() - 1),

@@ -1,4 +1,4 @@
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName, Market } from './exchanges.js';
 import type { ConnectionEvent, ConnectionState } from './market-data-source.js';
 
 export interface ExchangeHealth {
@@ -6,8 +6,23 @@ export interface ExchangeHealth {
   /** RFC 3339, or null before the first tick. */
   lastMessageAt: string | null;
   reconnects: number;
+  /** Markets watched (refused ones left out). */
   markets: number;
+  /** Markets the exchange refused or delisted, dropped from the feeds (newest last). */
+  refused: RefusedMarket[];
 }
+
+export interface RefusedMarket {
+  ticker: string;
+  market: Market;
+  /** The exchange's error, or why the market was dropped (`delisted`). */
+  reason: string;
+  /** RFC 3339. */
+  at: string;
+}
+
+/** Reasons are exchange error texts; keep the report small whatever an exchange sends. */
+const MAX_REASON_CHARS = 300;
 
 interface ConnectionRecord {
   state: ConnectionState;
@@ -22,6 +37,7 @@ export class FeedHealth {
   private readonly connections = new Map<ExchangeName, Map<string, ConnectionRecord>>();
   private readonly reconnects = new Map<ExchangeName, number>();
   private readonly markets = new Map<ExchangeName, number>();
+  private readonly refused = new Map<ExchangeName, Map<string, RefusedMarket>>();
 
   constructor(private readonly exchanges: readonly ExchangeName[]) {}
 
@@ -32,6 +48,10 @@ export class FeedHealth {
       byId.delete(event.connectionId);
       return;
     }
+    if (event.state === 'refused') {
+      this.recordRefused(event.exchange, event.market, event.ticker ?? '', event.reason ?? 'refused', event.at);
+      return;
+    }
     const record = byId.get(event.connectionId) ?? { state: event.state, dials: 0 };
     if (event.state === 'connecting') {
       record.dials++;
@@ -39,6 +59,14 @@ export class FeedHealth {
     }
     record.state = event.state;
     byId.set(event.connectionId, record);
+  }
+
+  private recordRefused(exchange: ExchangeName, market: Market, ticker: string, reason: string, at: number): void {
+    let byMarket = this.refused.get(exchange);
+    if (!byMarket) this.refused.set(exchange, (byMarket = new Map<string, RefusedMarket>()));
+    const key = `${market}|${ticker}`;
+    byMarket.delete(key);
+    byMarket.set(key, { ticker, market, reason: reason.slice(0, MAX_REASON_CHARS), at: new Date(at).toISOString() });
   }
 
   setMarketCount(exchange: ExchangeName, count: number): void {
@@ -64,7 +92,8 @@ export class FeedHealth {
         connected: this.isConnected(exchange),
         lastMessageAt: last === null ? null : new Date(last).toISOString(),
         reconnects: this.reconnectCount(exchange),
-        markets: this.markets.get(exchange) ?? 0,
+        markets: Math.max(0, (this.markets.get(exchange) ?? 0) - (this.refused.get(exchange)?.size ?? 0)),
+        refused: [...(this.refused.get(exchange)?.values() ?? [])],
       };
     }
     return out;

@@ -18,7 +18,11 @@ export interface QuoteTick {
   readonly receivedAt: number;
 }
 
-export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
+/**
+ * `refused`: not a change of the connection but of one of its symbols, which the exchange
+ * refused or delisted; `ticker` names it and the connection carries on without it.
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed' | 'refused';
 
 /**
  * A change of state of one feed connection. `connectionId` is stable across reconnects of the
@@ -30,8 +34,10 @@ export interface ConnectionEvent {
   readonly connectionId: string;
   readonly state: ConnectionState;
   readonly at: number;
-  /** Why a connection went down (error message, `silence`, `shutdown`). */
+  /** Why a connection went down (error message, `silence`, `shutdown`), or why a symbol was refused. */
   readonly reason?: string;
+  /** The refused symbol (state `refused` only), canonical `BASE-QUOTE`. */
+  readonly ticker?: string;
 }
 
 export interface MarketListing {

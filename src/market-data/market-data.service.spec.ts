@@ -46,8 +46,8 @@ describe('MarketDataService with a fake source', () => {
     expect(source.watches).toEqual([]);
     expect(source.volumeFetches).toBe(0);
     expect(s.healthReport()).toEqual({
-      binance: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0 },
-      okx: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0 },
+      binance: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [] },
+      okx: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [] },
     });
   });
 

@@ -3,7 +3,21 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiTags, getS
 import { ApiField } from '../common/openapi/api-field.decorator.js';
 import { ApiMalformedBodyError } from '../common/http/api-errors.decorator.js';
 import { MarketDataService } from './market-data.service.js';
-import type { ExchangeHealth } from './feed-health.js';
+import type { ExchangeHealth, RefusedMarket } from './feed-health.js';
+
+export class RefusedMarketDto implements RefusedMarket {
+  @ApiField.ticker('canonical', { example: 'FOO-USDT' })
+  ticker: string;
+
+  @ApiField.enum(['SPOT', 'FUTURES'], { example: 'SPOT' })
+  market: 'SPOT' | 'FUTURES';
+
+  @ApiField.string({ example: 'delisted', description: "The exchange's error, or why the market was dropped (`delisted`)" })
+  reason: string;
+
+  @ApiField.dateTime({ description: 'When it was refused' })
+  at: string;
+}
 
 export class ExchangeHealthDto implements ExchangeHealth {
   @ApiField.boolean({ example: true, description: "True while all of the exchange's websocket feeds are up" })
@@ -15,8 +29,11 @@ export class ExchangeHealthDto implements ExchangeHealth {
   @ApiField.integer({ minimum: 0, example: 0 })
   reconnects: number;
 
-  @ApiField.integer({ minimum: 0, example: 40, description: 'Markets subscribed' })
+  @ApiField.integer({ minimum: 0, example: 40, description: 'Markets subscribed (refused ones left out)' })
   markets: number;
+
+  @ApiProperty({ type: [RefusedMarketDto], description: 'Markets the exchange refused or delisted, dropped from the feeds (newest last)' })
+  refused: RefusedMarketDto[];
 }
 
 export class MarketHealthDto {
@@ -24,7 +41,7 @@ export class MarketHealthDto {
     type: 'object',
     additionalProperties: { $ref: getSchemaPath(ExchangeHealthDto) },
     description: 'Every configured exchange, by name',
-    example: { binance: { connected: true, lastMessageAt: '2026-01-01T00:00:00.000Z', reconnects: 0, markets: 40 } },
+    example: { binance: { connected: true, lastMessageAt: '2026-01-01T00:00:00.000Z', reconnects: 0, markets: 40, refused: [] } },
   })
   exchanges: Record<string, ExchangeHealth>;
 }
@@ -39,7 +56,8 @@ export class MarketHealthController {
   @ApiOperation({
     operationId: 'getMarketHealth',
     summary: 'Websocket feed state per configured exchange',
-    description: '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null.',
+    description: '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null; ' +
+      '`refused` lists the markets the exchange refused or delisted, dropped from the feeds while the others flow.',
   })
   @ApiExtraModels(ExchangeHealthDto)
   @ApiOkResponse({ type: MarketHealthDto })

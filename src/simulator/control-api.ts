@@ -6,6 +6,7 @@ import { baseOf } from './exchanges/protocol.js';
 import { nextFundingTimeOf } from './funding-state.js';
 import { validateFunding } from './funding-validation.js';
 import { validateNetworks } from './network-state.js';
+import { validateDelist, validateMaintenance, validateStrict } from './strict-validation.js';
 import type { MarketState } from './market-state.js';
 import type { LoadGenerator } from './load-generator.js';
 import type { RandomWalk } from './random-walk.js';
@@ -46,7 +47,10 @@ function state(deps: ControlDeps): unknown {
     bidQty: q.bidQty, askQty: q.askQty, volume: q.volume,
     updatedAt: new Date(q.updatedAt).toISOString(), paused: market.isPaused(q),
   }));
-  return { walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, exchanges, quotes };
+  return {
+    walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, strict: hub.strict.settings,
+    maintenance: [...hub.strict.maintenance], delisted: market.delisted(), exchanges, quotes,
+  };
 }
 
 function fundingState(deps: ControlDeps): unknown {
@@ -111,6 +115,31 @@ const ROUTES: Readonly<Record<string, Handler>> = {
   'PUT /_sim/networks': (deps, body) =>
     unwrap(validateNetworks(body, knownBases(deps)), (updates) => ({ applied: updates.map((u) => deps.state.networks.apply(u)).length })),
   'GET /_sim/networks': (deps) => ({ status: 200, body: deps.state.networks.list() }),
+  'GET /_sim/strict': (deps) => ({ status: 200, body: deps.hub.strict.settings }),
+  'PUT /_sim/strict': (deps, body) =>
+    unwrap(validateStrict(body), (changes) => (deps.hub.strict.settings = { ...deps.hub.strict.settings, ...changes })),
+  'GET /_sim/violations': (deps) => ({ status: 200, body: deps.hub.strict.report() }),
+  'DELETE /_sim/violations': (deps) => {
+    deps.hub.strict.resetViolations();
+    return { status: 200, body: deps.hub.strict.report() };
+  },
+  'POST /_sim/maintenance': (deps, body) =>
+    unwrap(validateMaintenance(body), ({ exchange, value }) => {
+      let closed = 0;
+      for (const name of exchange ? [exchange] : EXCHANGE_NAMES) {
+        if (value) {
+          deps.hub.strict.maintenance.add(name);
+          closed += deps.hub.closeForMaintenance(name);
+        } else {
+          deps.hub.strict.maintenance.delete(name);
+        }
+      }
+      return { exchange: exchange ?? null, maintenance: value, closed };
+    }),
+  'POST /_sim/delist': (deps, body) =>
+    unwrap(validateDelist(body, known(deps)), ({ exchange, ticker, market, delisted }) => ({
+      exchange, ticker, market: market ?? null, delisted, changed: deps.state.setDelisted(exchange, ticker, delisted, market),
+    })),
 };
 
 /** Answers one control request; `body` is the parsed JSON body (undefined when empty). */

@@ -14,10 +14,12 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate });
+  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate,
+    strict: config.strict ? { lifetimeScale: config.lifetimeScale } : false,
+  });
   console.log(
     `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
-      `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}); ` +
+      `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}, strict ${config.strict ? 'on' : 'off'}); ` +
       `control API under /_sim/`,
   );
   const shutdown = (): void => {

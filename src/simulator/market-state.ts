@@ -51,6 +51,8 @@ export class MarketState {
   private readonly instrumentsByTicker = new Map<string, Instrument>();
   private readonly quotes = new Map<string, SimQuote>();
   private readonly pausedKeys = new Set<string>();
+  /** Markets an exchange has delisted (POST /_sim/delist): gone from its REST lists, never pushed. */
+  private readonly delistedKeys = new Set<string>();
   private readonly listeners = new Set<QuoteListener>();
   private seq = 0;
 
@@ -76,8 +78,38 @@ export class MarketState {
     return this.quotes.get(key(exchange, market, ticker));
   }
 
+  /** Listed markets matching the filter (delisted ones are left out). */
   list(filter: MarketFilter = {}): SimQuote[] {
-    return [...this.quotes.values()].filter((q) => matchesFilter(filter, q));
+    return [...this.quotes.values()].filter((q) => matchesFilter(filter, q) && this.isListed(q.exchange, q.market, q.ticker));
+  }
+
+  /** The instruments an exchange lists on this market, as its REST market lists show them. */
+  listed(exchange: ExchangeName, market: Market): Instrument[] {
+    return this.instruments.filter((i) => this.isListed(exchange, market, i.ticker));
+  }
+
+  isListed(exchange: ExchangeName, market: Market, ticker: string): boolean {
+    return this.delistedKeys.size === 0 || !this.delistedKeys.has(key(exchange, market, ticker));
+  }
+
+  /** Delists (or lists again) a ticker on an exchange, on one market or both; answers how many changed. */
+  setDelisted(exchange: ExchangeName, ticker: string, delisted: boolean, market?: Market): number {
+    let changed = 0;
+    for (const m of market ? [market] : (['SPOT', 'FUTURES'] as const)) {
+      const k = key(exchange, m, ticker);
+      if (delisted === this.delistedKeys.has(k)) continue;
+      if (delisted) this.delistedKeys.add(k);
+      else this.delistedKeys.delete(k);
+      changed++;
+    }
+    return changed;
+  }
+
+  delisted(): { exchange: ExchangeName; market: Market; ticker: string }[] {
+    return [...this.delistedKeys].map((k) => {
+      const [exchange, market, ticker] = k.split('|') as [ExchangeName, Market, string];
+      return { exchange, market, ticker };
+    });
   }
 
   /** Applies an update and notifies subscribers at once (paused markets stay silent). */

@@ -3,13 +3,20 @@ import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { loadSimulatorConfig } from './simulator-config.js';
 
 describe('loadSimulatorConfig', () => {
-  it('defaults: port 8090, the twenty symbols, no walk', () => {
-    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false, rate: 0 });
+  it('defaults: port 8090, the twenty symbols, no walk, strict mode off', () => {
+    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false, rate: 0, strict: false, lifetimeScale: 1 });
   });
 
   it('reads SIM_PORT, SIM_SYMBOLS in any pair form, SIM_WALK, SIM_RATE', () => {
     expect(loadSimulatorConfig({ SIM_PORT: '18090', SIM_SYMBOLS: 'btc, ETHUSDT,sol-usdt,BTC', SIM_WALK: '1', SIM_RATE: '40000' }))
-      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true, rate: 40_000 });
+      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true, rate: 40_000, strict: false, lifetimeScale: 1 });
+  });
+
+  it('reads SIM_STRICT (1 turns it on, in load mode too) and SIM_LIFETIME_SCALE', () => {
+    expect(loadSimulatorConfig({ SIM_STRICT: '0' })).toMatchObject({ strict: false });
+    expect(loadSimulatorConfig({ SIM_STRICT: '1' })).toMatchObject({ strict: true });
+    expect(loadSimulatorConfig({ SIM_STRICT: 'true', SIM_RATE: '100' })).toMatchObject({ strict: true, rate: 100 });
+    expect(loadSimulatorConfig({ SIM_LIFETIME_SCALE: '0.001' })).toMatchObject({ lifetimeScale: 0.001 });
   });
 
   it.each([
@@ -20,6 +27,9 @@ describe('loadSimulatorConfig', () => {
     [{ SIM_RATE: '-1' }, 'SIM_RATE'],
     [{ SIM_RATE: '200001' }, 'SIM_RATE'],
     [{ SIM_RATE: 'fast' }, 'SIM_RATE'],
+    [{ SIM_STRICT: 'yes' }, 'SIM_STRICT'],
+    [{ SIM_LIFETIME_SCALE: '0' }, 'SIM_LIFETIME_SCALE'],
+    [{ SIM_LIFETIME_SCALE: '11' }, 'SIM_LIFETIME_SCALE'],
   ])('names the bad variable: %j', (env, variable) => {
     expect(() => loadSimulatorConfig(env)).toThrow(variable);
   });

@@ -1,5 +1,6 @@
 import { LOAD_RATE_MAX } from './control-validation.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
+import { SCALE_MAX } from './strict-validation.js';
 
 /**
  * The simulator's own environment (SIM_PORT, SIM_SYMBOLS, SIM_WALK). It is a separate program
@@ -11,6 +12,10 @@ export interface SimulatorConfig {
   walk: boolean;
   /** SIM_RATE: load mode, messages per second (0: off). */
   rate: number;
+  /** SIM_STRICT: venue limits enforced (`1`); off by default until the e2e suite runs under it. */
+  strict: boolean;
+  /** SIM_LIFETIME_SCALE: multiplies the venues' forced connection lifetime (24 h), for tests and demos. */
+  lifetimeScale: number;
 }
 
 export class InvalidSimulatorEnvError extends Error {
@@ -43,12 +48,21 @@ function parseSymbols(raw: string | undefined): string[] {
   return [...new Set(bases)];
 }
 
-function parseFlag(raw: string | undefined): boolean {
-  if (raw === undefined || raw.trim() === '') return false;
+function parseFlag(raw: string | undefined, variable = 'SIM_WALK', fallback = false): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
   const value = raw.trim().toLowerCase();
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;
-  throw new InvalidSimulatorEnvError('SIM_WALK', 'must be 1, 0, true or false');
+  throw new InvalidSimulatorEnvError(variable, 'must be 1, 0, true or false');
+}
+
+function parseScale(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 1;
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value <= 0 || value > SCALE_MAX) {
+    throw new InvalidSimulatorEnvError('SIM_LIFETIME_SCALE', `must be a number greater than 0 and at most ${SCALE_MAX}`);
+  }
+  return value;
 }
 
 function parseRate(raw: string | undefined): number {
@@ -61,7 +75,9 @@ function parseRate(raw: string | undefined): number {
 }
 
 export function loadSimulatorConfig(env: Record<string, string | undefined>): SimulatorConfig {
+  const rate = parseRate(env.SIM_RATE);
   return {
-    port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate: parseRate(env.SIM_RATE),
+    port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
+    strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', false), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
   };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { LoadGenerator } from './load-generator.js';
 import { MarketState } from './market-state.js';
 import { RandomWalk, seededRng } from './random-walk.js';
+import { StrictMode, type StrictSettings } from './strict-mode.js';
 import { WsHub } from './ws-hub.js';
 
 export interface SimulatorOptions {
@@ -22,6 +23,11 @@ export interface SimulatorOptions {
   seed?: number;
   /** Load mode: messages per second in total over every subscribed market (0: off). */
   rate?: number;
+  /**
+   * Strict mode (venue limits enforced and breaches counted): `true` or an object with its
+   * scales turns it on. Off by default until the whole e2e suite runs under it (issue 17).
+   */
+  strict?: boolean | Partial<StrictSettings>;
 }
 
 export interface RunningSimulator {
@@ -49,10 +55,17 @@ function targetOf(url: URL): Target | undefined {
   return protocol ? { protocol, host, path: `/${rest.join('/')}` } : undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+function strictSettingsOf(options: SimulatorOptions): Partial<StrictSettings> {
+  const { strict } = options;
+  if (strict === undefined) return { enabled: false };
+  if (typeof strict === 'boolean') return { enabled: strict };
+  return { enabled: true, ...strict };
 }
 
 async function readJson(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; status: number; message: string }> {
@@ -88,9 +101,13 @@ async function onRequest(deps: ControlDeps, req: IncomingMessage, res: ServerRes
     res.end('Service Unavailable');
     return;
   }
-  const reply = target?.protocol.rest(
-    { method, host: target.host, path: target.path, query: url.searchParams, headers: req.headers }, deps.state,
-  );
+  const restReq = target ? { method, host: target.host, path: target.path, query: url.searchParams, headers: req.headers } : undefined;
+  const limited = target && restReq ? deps.hub.strict.admitRest(target.protocol.name, restReq) : undefined;
+  if (limited) {
+    sendJson(res, limited.status, limited.body, limited.headers);
+    return;
+  }
+  const reply = target && restReq ? target.protocol.rest(restReq, deps.state) : undefined;
   if (reply) sendJson(res, reply.status, reply.body);
   else sendJson(res, 404, errorReply(404, `Cannot ${method} ${url.pathname}`).body);
 }
@@ -107,7 +124,7 @@ function onUpgrade(hub: WsHub, req: IncomingMessage, socket: Duplex, head: Buffe
 /** Starts the exchange simulator (HTTP REST + websockets + control API) on one port. */
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const state = new MarketState(options.symbols ?? DEFAULT_SIM_SYMBOLS);
-  const hub = new WsHub(state);
+  const hub = new WsHub(state, new StrictMode(strictSettingsOf(options)));
   const walk = new RandomWalk(state, seededRng(options.seed ?? Date.now()));
   const load = new LoadGenerator(() => hub.loadTargets());
   const deps: ControlDeps = {

@@ -6,6 +6,8 @@ import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 import type { ExchangeProtocol, Subscription, WsSession } from './exchanges/protocol.js';
 import type { MarketState, SimQuote } from './market-state.js';
 import { type FrameTemplate, type LoadTarget, templatesOf } from './load-generator.js';
+import { ConnectionGuard } from './connection-guard.js';
+import { marketOfConnection, StrictMode } from './strict-mode.js';
 
 /** How often every subscribed market is re-sent, as live exchanges do even without changes. */
 export const RESEND_INTERVAL_MS = 1_000;
@@ -19,6 +21,7 @@ interface Connection {
   session: WsSession;
   subscriptions: Map<string, Subscription>;
   openedAt: number;
+  guard: ConnectionGuard;
 }
 
 export interface ConnectionState {
@@ -52,14 +55,35 @@ export class WsHub {
   /** Quote frames pushed to clients since start (load mode, walk, re-sends, control API). */
   framesSent = 0;
 
-  constructor(private readonly state: MarketState) {
+  constructor(private readonly state: MarketState, readonly strict: StrictMode = new StrictMode({ enabled: false })) {
     this.unlisten = state.onQuote((quote) => this.broadcast(quote));
     this.resendTimer = setInterval(() => this.resendSlice(), RESEND_INTERVAL_MS / RESEND_SLICES);
     this.resendTimer.unref();
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, protocol: ExchangeProtocol, host: string, path: string): void {
+    const open = [...this.connections].filter((c) => c.protocol.name === protocol.name).length;
+    const admitted = this.strict.admitConnection(protocol.name, open);
+    if (!admitted.ok) {
+      // Refused before the handshake, as a venue's gateway answers (ccxt: the dial fails).
+      socket.end(`HTTP/1.1 ${admitted.status} ${admitted.reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
     this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, protocol, host, path));
+  }
+
+  /** Closes an exchange's connections as a venue going into maintenance does (1001, going away). */
+  closeForMaintenance(exchange: ExchangeName): number {
+    let closed = 0;
+    for (const c of this.connections) {
+      if (c.protocol.name !== exchange) continue;
+      c.guard.dispose();
+      c.socket.close(1001, 'service maintenance');
+      setTimeout(() => c.socket.terminate(), 1_000).unref();
+      this.connections.delete(c);
+      closed++;
+    }
+    return closed;
   }
 
   /** Closes matching connections abnormally (code 1006 on the client, as a network drop). */
@@ -67,6 +91,7 @@ export class WsHub {
     let dropped = 0;
     for (const c of this.connections) {
       if (exchange && c.protocol.name !== exchange) continue;
+      c.guard.dispose();
       c.socket.terminate();
       this.connections.delete(c);
       dropped++;
@@ -95,7 +120,7 @@ export class WsHub {
       const send = (frames: readonly string[]): void => this.sendBatch(c, frames);
       for (const s of c.subscriptions.values()) {
         const quote = this.state.get(c.protocol.name, s.market, s.ticker);
-        if (!quote || this.state.isPaused(quote)) continue;
+        if (!quote || this.state.isPaused(quote) || !this.state.isListed(quote.exchange, quote.market, quote.ticker)) continue;
         const key = `${c.protocol.name}|${subKey(s)}`;
         let templates = this.templates.get(key);
         if (!templates) this.templates.set(key, (templates = templatesOf(c.protocol, this.state, quote)));
@@ -114,8 +139,9 @@ export class WsHub {
 
   private accept(socket: WebSocket, protocol: ExchangeProtocol, host: string, path: string): void {
     const subscriptions = new Map<string, Subscription>();
+    const guard = new ConnectionGuard(this.strict, protocol.name, marketOfConnection(protocol.name, host, path), socket, () => subscriptions.size);
     const connection: Connection = {
-      id: this.nextId++, protocol, socket, subscriptions, openedAt: Date.now(),
+      id: this.nextId++, protocol, socket, subscriptions, openedAt: Date.now(), guard,
       session: {
         host, path,
         reply: (payload) => this.send(socket, typeof payload === 'string' ? payload : JSON.stringify(payload)),
@@ -130,18 +156,25 @@ export class WsHub {
     socket.on('ping', (data) => {
       if (!this.faultsOf(protocol).stalled) socket.pong(data);
     });
-    socket.on('close', () => this.connections.delete(connection));
-    socket.on('error', () => this.connections.delete(connection));
+    const forget = (): void => {
+      guard.dispose();
+      this.connections.delete(connection);
+    };
+    socket.on('close', forget);
+    socket.on('error', forget);
   }
 
   private onMessage(c: Connection, data: RawData, isBinary: boolean): void {
     if (isBinary || this.faultsOf(c.protocol).stalled) return;
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+    if (!c.guard.admit(text)) return;
     c.protocol.onMessage(c.session, text, this.state);
   }
 
   private broadcast(quote: SimQuote): void {
     const key = subKey(quote);
+    // A delisted market is silent: the venue no longer publishes it.
+    if (!this.state.isListed(quote.exchange, quote.market, quote.ticker)) return;
     for (const c of this.connections) {
       if (c.protocol.name === quote.exchange && c.subscriptions.has(key)) this.push(c, quote);
     }
@@ -164,7 +197,9 @@ export class WsHub {
 
   private pushOne(c: Connection, s: Subscription, now?: number): void {
     const quote = this.state.get(c.protocol.name, s.market, s.ticker);
-    if (quote && !this.state.isPaused(quote)) this.push(c, now === undefined ? quote : { ...quote, updatedAt: now });
+    if (quote && !this.state.isPaused(quote) && this.state.isListed(quote.exchange, quote.market, quote.ticker)) {
+      this.push(c, now === undefined ? quote : { ...quote, updatedAt: now });
+    }
   }
 
   /** Load-mode frames of one connection, written together (one corked write, not one per frame). */
@@ -175,6 +210,7 @@ export class WsHub {
     raw?.cork();
     for (const frame of frames) c.socket.send(frame);
     raw?.uncork();
+    c.guard.pushed();
     this.framesSent += frames.length;
   }
 
@@ -182,6 +218,7 @@ export class WsHub {
     const faults = this.faultsOf(c.protocol);
     if (faults.silent || faults.stalled) return;
     this.send(c.socket, c.protocol.render(quote, this.state));
+    c.guard.pushed();
     this.framesSent++;
   }
 

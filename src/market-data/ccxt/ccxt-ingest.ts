@@ -16,19 +16,22 @@ import { toCcxtSymbol, toListings, toTakerFees, toVolumes } from './ccxt-markets
 import { toNetworks } from './ccxt-networks.js';
 import { toFeedClient } from './feed-client.js';
 import { FeedConnection, type QuoteSink } from './feed-connection.js';
+import { RestGate } from './rest-gate.js';
+import { WindowPacer } from './window-pacer.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
 export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
 
 /**
- * Symbols per websocket connection, and per subscribe request on it. ccxt sends one subscribe
- * request per watch call with every symbol of the call, and distributes nothing itself, so a
- * connection's symbols are subscribed in groups of at most `perSubscribe`, each group one watch
- * call (one request) on the connection's one client. binance allows 1,024 streams per spot
- * connection and 200 per futures connection; bybit spot takes at most 10 args per subscribe
- * request but any number of requests per connection; bitget advises fewer than 50 channels per
- * connection. Fewer sockets mean fewer ccxt clients (memory) and more messages per socket read
- * (CPU per message).
+ * Symbols per websocket connection, and per subscribe request on it (docs/venues.md has the
+ * sources). ccxt sends one subscribe request per watch call with every symbol of the call, and
+ * distributes nothing itself, so a connection's symbols are subscribed in groups of at most
+ * `perSubscribe`, each group one watch call (one request) on the connection's one client.
+ * binance allows 200 streams per futures connection (1,024 spot) and gives every distinct watch
+ * call a socket of its own, so it takes one request per connection; bybit spot takes at most 10
+ * args per subscribe request but any number of requests per connection; bitget advises fewer
+ * than 50 channels per connection. Fewer sockets mean fewer ccxt clients (memory) and more
+ * messages per socket read (CPU per message).
  */
 export const SUBSCRIPTION_LIMITS: Record<ExchangeName, { perConnection: number; perSubscribe: number }> = {
   binance: { perConnection: 200, perSubscribe: 200 },
@@ -37,6 +40,20 @@ export const SUBSCRIPTION_LIMITS: Record<ExchangeName, { perConnection: number; 
   gate: { perConnection: 100, perSubscribe: 100 },
   bitget: { perConnection: 50, perSubscribe: 50 },
 };
+
+/**
+ * New websocket connections a venue accepts per IP and window (docs/venues.md): okx 3 per
+ * second, binance and bitget 300 per 5 minutes, bybit 500 per 5 minutes, gate none stated. The
+ * window is stretched by a quarter so that a dial that lands late still counts in a later one.
+ */
+export const DIAL_LIMITS: Record<ExchangeName, { dials: number; windowMs: number } | null> = {
+  binance: { dials: 300, windowMs: 300_000 },
+  bybit: { dials: 500, windowMs: 300_000 },
+  okx: { dials: 3, windowMs: 1_000 },
+  gate: null,
+  bitget: { dials: 300, windowMs: 300_000 },
+};
+const DIAL_WINDOW_MARGIN = 1.25;
 
 export interface CcxtIngestOptions {
   createClient: ExchangeClientFactory;
@@ -71,7 +88,9 @@ export class CcxtIngest {
   private readonly restClients = new Map<ExchangeName, Exchange>();
   private readonly accountClients = new Map<ExchangeName, Exchange | undefined>();
   private readonly marketsLoadedAt = new Map<ExchangeName, number>();
-  private readonly connections: FeedConnection[] = [];
+  private readonly connections: { exchange: ExchangeName; connection: FeedConnection }[] = [];
+  private readonly dialPacers = new Map<ExchangeName, WindowPacer>();
+  private readonly restGates = new Map<ExchangeName, RestGate>();
   private closed = false;
 
   constructor(private readonly o: CcxtIngestOptions) {}
@@ -132,6 +151,7 @@ export class CcxtIngest {
       .map((ticker, i) => ({ symbol: toCcxtSymbol(ticker, market), index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
     const limits = SUBSCRIPTION_LIMITS[exchange];
+    const pacer = this.dialPacer(exchange);
     chunk(listed, limits.perConnection).forEach((part, i) => {
       const client = this.o.createClient(exchange);
       client.setMarkets(part.map(({ symbol }) => markets[symbol] as MarketInterface));
@@ -143,6 +163,8 @@ export class CcxtIngest {
         symbols: part.map(({ symbol }) => symbol),
         symbolsPerSubscribe: limits.perSubscribe,
         indexes: part.map(({ index }) => index),
+        marketIds: part.map(({ symbol }) => markets[symbol]?.id ?? ''),
+        beforeDial: pacer ? () => pacer.acquire() : undefined,
         contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
         client: toFeedClient(client),
         clock: this.o.clock,
@@ -151,14 +173,14 @@ export class CcxtIngest {
         sink: this.o.sink,
         onState: this.o.onState,
       });
-      this.connections.push(connection);
+      this.connections.push({ exchange, connection });
       connection.start();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.connections.map((c) => c.stop()));
+    await Promise.all(this.connections.map((c) => c.connection.stop()));
     this.connections.length = 0;
     const clients = [...this.restClients.values(), ...this.accountClients.values()].filter((c) => c !== undefined);
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -167,14 +189,17 @@ export class CcxtIngest {
   private rest(exchange: ExchangeName): Exchange {
     let client = this.restClients.get(exchange);
     if (!client) {
-      client = this.o.createClient(exchange);
+      client = this.gate(exchange).attach(this.o.createClient(exchange));
       this.restClients.set(exchange, client);
     }
     return client;
   }
 
   private account(exchange: ExchangeName): Exchange | undefined {
-    if (!this.accountClients.has(exchange)) this.accountClients.set(exchange, this.o.createAccountClient?.(exchange));
+    if (!this.accountClients.has(exchange)) {
+      const client = this.o.createAccountClient?.(exchange);
+      this.accountClients.set(exchange, client && this.gate(exchange).attach(client));
+    }
     return this.accountClients.get(exchange);
   }
 
@@ -184,7 +209,32 @@ export class CcxtIngest {
     const reload = loadedAt !== undefined && now - loadedAt >= this.o.marketsRefreshMs;
     const markets = await this.rest(exchange).loadMarkets(reload);
     if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
+    if (reload) this.dropDelisted(exchange, markets);
     return markets;
+  }
+
+  /** Symbols gone from a reloaded market list are delisted: their feeds drop them. */
+  private dropDelisted(exchange: ExchangeName, markets: Record<string, MarketInterface | undefined>): void {
+    for (const c of this.connections) {
+      if (c.exchange !== exchange) continue;
+      const gone = c.connection.symbols.filter((symbol) => markets[symbol] === undefined);
+      if (gone.length > 0) c.connection.drop(gone, 'delisted: gone from the exchange\'s markets');
+    }
+  }
+
+  private dialPacer(exchange: ExchangeName): WindowPacer | undefined {
+    const limit = DIAL_LIMITS[exchange];
+    if (!limit) return undefined;
+    let pacer = this.dialPacers.get(exchange);
+    if (!pacer) this.dialPacers.set(exchange, (pacer = new WindowPacer(limit.dials, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.o.clock)));
+    return pacer;
+  }
+
+  /** The exchange's REST gate: calls refused while a 429/418 back-off runs (one per exchange, all its REST clients). */
+  private gate(exchange: ExchangeName): RestGate {
+    let gate = this.restGates.get(exchange);
+    if (!gate) this.restGates.set(exchange, (gate = new RestGate(exchange, this.o.clock, this.o.backoff)));
+    return gate;
   }
 }
 

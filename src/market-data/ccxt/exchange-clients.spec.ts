@@ -57,12 +57,13 @@ describe('createExchangeClient', () => {
     expect(ws.future).not.toContain('/stream');
   });
 
-  it('asks only for spot and linear markets, without currencies', () => {
+  it('asks only for spot and linear markets, without currencies; ccxt\'s limiter on for real venues, off against the simulator unless asked', () => {
     const client = createExchangeClient('binance', { simulatorUrl: SIM });
     expect(client.options.fetchMarkets).toMatchObject({ types: ['spot', 'linear'] });
     expect(client.has.fetchCurrencies).toBe(false);
     expect(client.enableRateLimit).toBe(false);
     expect(createExchangeClient('okx').enableRateLimit).toBe(true);
+    expect(createExchangeClient('okx', { simulatorUrl: SIM, enableRateLimit: true }).enableRateLimit).toBe(true);
   });
 
   it('holds API keys only when given; binance then enables its signed fetchCurrencies, never margin pairs', () => {

@@ -16,7 +16,11 @@ export interface ExchangeClientOptions {
   /** `http://host:port` of the exchange simulator (MARKET_SIMULATOR_URL). */
   simulatorUrl?: string;
   markets?: 'spot-and-perp';
-  /** ccxt's request limiter; on by default for real venues, off against the simulator. */
+  /**
+   * ccxt's request limiter (REST calls and websocket subscribe sends, per client); on by default
+   * for real venues, off against the simulator: with it, binance's 24 h tickers alone wait 2.8 s
+   * per refresh, which the e2e suite's short refresh periods do not allow for (issue 17).
+   */
   enableRateLimit?: boolean;
   /**
    * Read-only API keys: ccxt then signs the exchange's private currency call (fetchCurrencies on
@@ -66,9 +70,8 @@ const MARKET_OPTIONS: Readonly<Record<ExchangeName, Record<string, unknown>>> = 
 
 export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClientOptions = {}): Exchange {
   const Pro = PRO_CLASSES[exchange];
-  const simulated = opts.simulatorUrl !== undefined;
   const config: Record<string, unknown> = {
-    enableRateLimit: opts.enableRateLimit ?? !simulated,
+    enableRateLimit: opts.enableRateLimit ?? opts.simulatorUrl === undefined,
     options: { ...MARKET_OPTIONS[exchange], defaultType: 'spot' },
     has: { fetchCurrencies: false },
   };

@@ -49,6 +49,11 @@ class FakeClient implements FeedClient {
     this.fail(new Error('connection closed by remote server, closing code 1006'));
   }
 
+  /** A subscribe error as ccxt raises it from the venue's error event (okx rejects every future). */
+  refuse(message: string): void {
+    this.fail(Object.assign(new Error(message), { name: 'BadRequest' }));
+  }
+
   close(): Promise<void> {
     this.closes++;
     this.fail(Object.assign(new Error('closedByUser'), { name: 'ExchangeClosedByUser' }));
@@ -224,5 +229,107 @@ describe('FeedConnection', () => {
     await conn.stop();
     expect(vi.getTimerCount()).toBe(0);
     expect(states().slice(-1)).toEqual(['closed']);
+  });
+
+  describe('refused and delisted symbols', () => {
+    const start = (beforeDial?: () => Promise<(() => void) | undefined>): void => {
+      conn = new FeedConnection({
+        id: 'okx:SPOT:0', exchange: 'okx', market: 'SPOT', symbols: ['BTC/USDT', 'FOO/USDT', 'ETH/USDT'], symbolsPerSubscribe: 2,
+        indexes: [0, 1, 2], marketIds: ['BTC-USDT', 'FOO-USDT', 'ETH-USDT'], client, clock: { now: () => Date.now() },
+        silenceTimeoutMs: 30_000, backoff: { baseMs: 1000, maxMs: 8000 }, random: () => 0.5, sink, onState: (e) => events.push(e),
+        beforeDial,
+      });
+      conn.start();
+    };
+
+    beforeEach(async () => {
+      await conn.stop();
+      client = new FakeClient();
+      events = [];
+      quotes = [];
+    });
+
+    it('a subscribe error naming one market id drops that symbol alone, reports it refused, and re-subscribes the rest at once', async () => {
+      start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(client.requests).toEqual([['BTC/USDT', 'FOO/USDT'], ['ETH/USDT']]);
+      client.refuse('okx {"event":"error","code":"60018","msg":"Wrong URL or channel:bbo-tbt,instId:FOO-USDT doesn\'t exist."}');
+      await vi.advanceTimersByTimeAsync(0);
+      const refused = events.filter((e) => e.state === 'refused');
+      expect(refused).toEqual([expect.objectContaining({ exchange: 'okx', market: 'SPOT', ticker: 'FOO-USDT', reason: expect.stringContaining('60018') as unknown })]);
+      // No backoff: one reconnect, with the others only.
+      expect(client.dials).toBe(2);
+      expect(client.requests.slice(2)).toEqual([['BTC/USDT', 'ETH/USDT']]);
+      expect(conn.symbols).toEqual(['BTC/USDT', 'ETH/USDT']);
+      client.push(['BTC/USDT', 100, 101], ['FOO/USDT', 1, 2], ['ETH/USDT', 10, 11]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(quotes.map((q) => q[0])).toEqual([0, 2]);
+      expect(states().slice(-2)).toEqual(['connecting', 'connected']);
+    });
+
+    it('an error naming no id, or every id, refuses nothing and backs off as a failed connection', async () => {
+      start();
+      await vi.advanceTimersByTimeAsync(0);
+      client.refuse('okx {"event":"error","code":"60012","msg":"Invalid request"}');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(events.some((e) => e.state === 'refused')).toBe(false);
+      expect(client.dials).toBe(1);
+      await vi.advanceTimersByTimeAsync(750);
+      expect(client.dials).toBe(2);
+      client.refuse('BTC-USDT FOO-USDT ETH-USDT all unknown');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(events.some((e) => e.state === 'refused')).toBe(false);
+      expect(conn.symbols).toHaveLength(3);
+    });
+
+    it('an id inside a longer id is not a match (BTC-USDT in BTC-USDT-SWAP)', async () => {
+      start();
+      await vi.advanceTimersByTimeAsync(0);
+      client.refuse('instId:BTC-USDT-SWAP doesn\'t exist');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(events.some((e) => e.state === 'refused')).toBe(false);
+    });
+
+    it('drop() (delisted) stops delivering the symbol without a reconnect; the next dial leaves it out', async () => {
+      start();
+      client.push(['BTC/USDT', 100, 101]);
+      await vi.advanceTimersByTimeAsync(0);
+      conn.drop(['FOO/USDT'], 'delisted');
+      expect(events.filter((e) => e.state === 'refused').map((e) => [e.ticker, e.reason])).toEqual([['FOO-USDT', 'delisted']]);
+      client.push(['FOO/USDT', 1, 2], ['ETH/USDT', 10, 11]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(quotes.map((q) => q[0])).toEqual([0, 2]);
+      expect(client.dials).toBe(1);
+      client.drop();
+      await vi.advanceTimersByTimeAsync(750);
+      expect(client.requests.slice(-1)).toEqual([['BTC/USDT', 'ETH/USDT']]);
+    });
+
+    it('waits for beforeDial (the venue\'s connection allowance) before every dial, and reports the dial done once it delivered', async () => {
+      let release: () => void = () => undefined;
+      let asked = 0;
+      let done = 0;
+      start(() => {
+        asked++;
+        return new Promise<(() => void) | undefined>((resolve) => (release = () => resolve(() => void done++)));
+      });
+      await vi.advanceTimersByTimeAsync(100);
+      expect(asked).toBe(1);
+      expect(client.dials).toBe(0);
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(client.dials).toBe(1);
+      expect(done).toBe(0);
+      client.push(['BTC/USDT', 1, 2]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(1);
+      client.drop();
+      await vi.advanceTimersByTimeAsync(750);
+      expect(asked).toBe(2);
+      expect(client.dials).toBe(1);
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(client.dials).toBe(2);
+    });
   });
 });

@@ -25,6 +25,16 @@ export interface FeedConnectionOptions {
   /** Per symbol, its index in the ingest's market table: what the sink receives. */
   indexes: readonly number[];
   /**
+   * Per symbol, the exchange's own market id (`BTCUSDT`, `BTC-USDT-SWAP`): a subscribe error
+   * naming one refuses that symbol alone. Omitted: errors never refuse a symbol.
+   */
+  marketIds?: readonly string[];
+  /**
+   * Awaited before every dial: paces new connections to the venue's allowance. What it resolves
+   * with is called once the dial has opened or failed.
+   */
+  beforeDial?: () => Promise<(() => void) | undefined>;
+  /**
    * Per symbol, base units per contract: perpetual books on okx, gate and bitget count sizes in
    * contracts, and quotes carry base quantities everywhere. Omitted: 1.
    */
@@ -58,15 +68,38 @@ export class FeedConnection {
   private lastDataAt = 0;
   private attempt = 0;
   private readonly contractSizes: readonly number[];
-  private readonly groups: string[][];
+  private groups: string[][];
+  /** Symbols still watched (a refused one leaves it), by index into `o.symbols`. */
+  private readonly active: Set<number>;
+  /** A symbol was refused during the session just ended: re-dial at once, without backoff. */
+  private refusedInSession = false;
   private wake: (() => void) | null = null;
   private running: Promise<void> | null = null;
   reconnects = 0;
 
   constructor(private readonly o: FeedConnectionOptions) {
     this.contractSizes = o.symbols.map((_, i) => o.contractSizes?.[i] ?? 1);
-    this.groups = chunk(o.symbols, o.symbolsPerSubscribe ?? o.symbols.length);
+    this.active = new Set(o.symbols.map((_, i) => i));
+    this.groups = this.regroup();
     o.symbols.forEach((symbol, i) => this.hook(symbol, i));
+  }
+
+  /** ccxt symbols this connection still watches. */
+  get symbols(): string[] {
+    return [...this.active].map((i) => this.o.symbols[i] ?? '');
+  }
+
+  /**
+   * Stops watching these symbols (delisted: gone from the exchange's markets) and reports each
+   * as refused. The others keep flowing; the next (re)connection subscribes only them.
+   */
+  drop(symbols: readonly string[], reason: string): void {
+    for (const symbol of symbols) {
+      const i = this.o.symbols.indexOf(symbol);
+      if (i >= 0 && this.active.delete(i)) this.emitRefused(i, reason);
+    }
+    this.groups = this.regroup();
+    if (this.active.size === 0) void this.stop();
   }
 
   start(): void {
@@ -81,38 +114,82 @@ export class FeedConnection {
   }
 
   private async run(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.stopped && this.active.size > 0) {
+      const dialed = await this.o.beforeDial?.();
+      if (this.stopped) {
+        dialed?.();
+        break;
+      }
       this.emit('connecting');
-      const reason = await this.session();
+      this.refusedInSession = false;
+      const reason = await this.session(dialed);
       if (this.stopped) break;
       this.emit('disconnected', reason);
       await this.o.client.close().catch(() => undefined);
-      await this.sleep(backoffDelay(this.attempt++, this.o.backoff, this.o.random));
+      // A refused symbol is gone; the rest re-subscribe at once: one reconnect, no backoff.
+      if (!this.refusedInSession) await this.sleep(backoffDelay(this.attempt++, this.o.backoff, this.o.random));
       if (!this.stopped) this.reconnects++;
     }
-    this.emit('closed', 'shutdown');
+    this.emit('closed', this.active.size === 0 ? 'every symbol refused' : 'shutdown');
   }
 
   /**
    * Subscribes (one request per group, all on this connection's socket), then waits until the
    * connection fails; resolves with the reason. Connected once every group has delivered.
    */
-  private async session(): Promise<string> {
+  private async session(dialed?: () => void): Promise<string> {
     this.silenced = false;
     this.lastDataAt = this.o.clock.now();
     const period = Math.max(10, Math.floor(this.o.silenceTimeoutMs / 4));
     const watchdog = setInterval(() => this.checkSilence(), period);
     try {
       await Promise.all(this.groups.map((group) => this.o.client.watchBidsAsks([...group])));
+      dialed?.();
       if (this.stopped) return 'shutdown';
       this.attempt = 0;
       this.emit('connected');
       return await this.o.client.closed();
     } catch (err) {
-      return this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const reason = this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      if (!this.silenced) this.refuseNamedIn(reason);
+      return reason;
     } finally {
+      dialed?.();
       clearInterval(watchdog);
     }
+  }
+
+  /**
+   * A subscribe error that names some of this connection's market ids (okx `60018 ... instId:X
+   * doesn't exist`, bitget `30001`, bybit `Invalid symbol :[orderbook.1.X]`, gate `unknown
+   * currency pair X`) refuses those symbols. An error naming every one (or none) refuses nothing:
+   * that is the connection failing, not a symbol.
+   */
+  private refuseNamedIn(reason: string): void {
+    const ids = this.o.marketIds;
+    if (!ids) return;
+    const named = [...this.active].filter((i) => {
+      const id = ids[i];
+      return id !== undefined && id !== '' && new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(id)}(?![A-Za-z0-9_-])`).test(reason);
+    });
+    if (named.length === 0 || named.length === this.active.size) return;
+    for (const i of named) {
+      this.active.delete(i);
+      this.emitRefused(i, reason);
+    }
+    this.groups = this.regroup();
+    this.refusedInSession = true;
+  }
+
+  private regroup(): string[][] {
+    const symbols = this.symbols;
+    return chunk(symbols, Math.max(1, this.o.symbolsPerSubscribe ?? symbols.length));
+  }
+
+  private emitRefused(i: number, reason: string): void {
+    const { exchange, market, id: connectionId } = this.o;
+    const symbol = this.o.symbols[i] ?? '';
+    this.o.onState({ exchange, market, connectionId, state: 'refused', at: this.o.clock.now(), reason, ticker: tickerOfSymbol(symbol) });
   }
 
   private checkSilence(): void {
@@ -142,6 +219,7 @@ export class FeedConnection {
   }
 
   private onUpdate(i: number, e: CcxtBidAsk): void {
+    if (!this.active.has(i)) return;
     const receivedAt = this.o.clock.now();
     this.lastDataAt = receivedAt;
     const { bid, ask } = e;
@@ -176,4 +254,13 @@ export class FeedConnection {
     const { exchange, market, id: connectionId } = this.o;
     this.o.onState({ exchange, market, connectionId, state, at: this.o.clock.now(), reason });
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `BTC/USDT` and `BTC/USDT:USDT` → `BTC-USDT`. */
+export function tickerOfSymbol(symbol: string): string {
+  return (symbol.split(':')[0] ?? symbol).replace('/', '-');
 }

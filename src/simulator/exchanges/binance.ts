@@ -102,7 +102,7 @@ function safeJson(text: string | null): unknown {
 
 function exchangeInfo(state: MarketState, market: Market): RestReply {
   const build = market === 'SPOT' ? spotSymbol : futuresSymbol;
-  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.instruments.map(build) });
+  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map(build) });
 }
 
 function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {

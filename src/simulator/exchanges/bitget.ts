@@ -86,13 +86,13 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   const usdtPerps = req.query.get('productType')?.toUpperCase() === PERP_INST_TYPE;
   switch (req.path) {
     case '/api/v2/spot/public/symbols':
-      return envelope(state.instruments.map(spotSymbol));
+      return envelope(state.listed('bitget', 'SPOT').map(spotSymbol));
     case '/api/v2/margin/currencies':
       return envelope([]);
     case '/api/v2/spot/public/coins':
       return envelope(coins(state));
     case '/api/v2/mix/market/contracts':
-      return envelope(usdtPerps ? state.instruments.map((i) => contract(i, state)) : []);
+      return envelope(usdtPerps ? state.listed('bitget', 'FUTURES').map((i) => contract(i, state)) : []);
     case '/api/v2/spot/market/tickers':
       return tickers(state, 'SPOT');
     case '/api/v2/mix/market/tickers':
@@ -111,7 +111,7 @@ function subscriptionOf(arg: Record<string, unknown>, state: MarketState): Subsc
   const instType = typeof arg.instType === 'string' ? arg.instType.toUpperCase() : '';
   const market: Market | undefined = instType === 'SPOT' ? 'SPOT' : instType === PERP_INST_TYPE ? 'FUTURES' : undefined;
   const ticker = tickerFromId(arg.instId, state);
-  return market && ticker ? { market, ticker } : undefined;
+  return market && ticker && state.isListed('bitget', market, ticker) ? { market, ticker } : undefined;
 }
 
 function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {

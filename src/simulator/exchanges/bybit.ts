@@ -3,7 +3,7 @@ import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import type { SimNetwork } from '../network-state.js';
 import {
-  apiKeyOf, ok, parseJsonObject, stringList, tickerFromId,
+  apiKeyOf, listedTickerFromId, ok, parseJsonObject, stringList,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { bybitFundingInterval, fundingFields } from './funding-rest.js';
@@ -55,8 +55,8 @@ function instruments(req: RestRequest, state: MarketState): RestReply {
   const category = req.query.get('category');
   // Pre-launch contracts and further pages do not exist here: an empty list ends ccxt's paging.
   const empty = req.query.get('status') === 'PreLaunch' || req.query.has('cursor');
-  if (category === 'spot') return envelope({ category, list: state.instruments.map(spotInstrument) });
-  if (category === 'linear') return envelope({ category, list: empty ? [] : state.instruments.map((i) => linearInstrument(i, state)) });
+  if (category === 'spot') return envelope({ category, list: state.listed('bybit', 'SPOT').map(spotInstrument) });
+  if (category === 'linear') return envelope({ category, list: empty ? [] : state.listed('bybit', 'FUTURES').map((i) => linearInstrument(i, state)) });
   return envelope({ category, list: [] });
 }
 
@@ -122,11 +122,17 @@ function marketOfPath(path: string): Market {
 function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
   const market = marketOfPath(session.path);
   const subscribing = msg.op === 'subscribe';
-  const subs = stringList(msg.args).flatMap((topic) => {
+  const resolved = stringList(msg.args).map((topic) => {
     const match = /^orderbook\.1\.(.+)$/.exec(topic);
-    const ticker = match?.[1] ? tickerFromId(match[1], state) : undefined;
-    return ticker ? [{ market, ticker }] : [];
+    return { topic, ticker: match?.[1] ? listedTickerFromId(match[1], state, 'bybit', market) : undefined };
   });
+  const subs = resolved.flatMap(({ ticker }) => (ticker ? [{ market, ticker }] : []));
+  const unknown = subscribing ? resolved.find(({ ticker }) => ticker === undefined)?.topic : undefined;
+  if (unknown !== undefined) {
+    // Bybit refuses the whole request and names the topic it does not know.
+    session.reply({ success: false, ret_msg: `Invalid symbol :[${unknown}]`, conn_id: 'sim', req_id: msg.req_id ?? '', op: msg.op });
+    return;
+  }
   for (const sub of subs) {
     if (subscribing) session.subscribe(sub);
     else session.unsubscribe(sub);

@@ -2,7 +2,7 @@ import type { Market } from '../../market-data/exchanges.js';
 import { contractSizeFor, decimalsOf, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import {
-  ok, parseJsonObject, stringList, tickerFromId,
+  listedTickerFromId, ok, parseJsonObject, stringList,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { fundingFields, gateFundingMembers } from './funding-rest.js';
@@ -98,13 +98,13 @@ function currencies(state: MarketState): Record<string, unknown>[] {
 function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   switch (req.path) {
     case `${API}/spot/currency_pairs`:
-      return ok(state.instruments.map(currencyPair));
+      return ok(state.listed('gate', 'SPOT').map(currencyPair));
     case `${API}/margin/currency_pairs`:
       return ok([]);
     case `${API}/spot/currencies`:
       return ok(currencies(state));
     case `${API}/futures/usdt/contracts`:
-      return ok(state.instruments.map((i) => contract(i, state)));
+      return ok(state.listed('gate', 'FUTURES').map((i) => contract(i, state)));
     case `${API}/spot/tickers`:
       return tickers(req, state, 'SPOT');
     case `${API}/futures/usdt/tickers`:
@@ -126,10 +126,17 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
     session.reply({ ...base, error: { code: 2, message: `unknown channel ${channel}` }, result: { status: 'fail' } });
     return;
   }
-  const subs = stringList(msg.payload).flatMap((id) => {
-    const ticker = tickerFromId(id, state);
+  const ids = stringList(msg.payload);
+  const subs = ids.flatMap((id) => {
+    const ticker = listedTickerFromId(id, state, 'gate', market);
     return ticker ? [{ market, ticker }] : [];
   });
+  const unknown = subscribing ? ids.find((id) => listedTickerFromId(id, state, 'gate', market) === undefined) : undefined;
+  if (unknown !== undefined) {
+    const kind = market === 'FUTURES' ? 'contract' : 'currency pair';
+    session.reply({ ...base, error: { code: 2, message: `unknown ${kind} ${unknown}` }, result: null });
+    return;
+  }
   for (const sub of subs) {
     if (subscribing) session.subscribe(sub);
     else session.unsubscribe(sub);

@@ -50,8 +50,8 @@ function swapInstrument(i: Instrument): Record<string, unknown> {
 
 function instruments(req: RestRequest, state: MarketState): RestReply {
   const type = req.query.get('instType');
-  if (type === 'SPOT') return envelope(state.instruments.map(spotInstrument));
-  if (type === 'SWAP') return envelope(state.instruments.map(swapInstrument));
+  if (type === 'SPOT') return envelope(state.listed('okx', 'SPOT').map(spotInstrument));
+  if (type === 'SWAP') return envelope(state.listed('okx', 'FUTURES').map(swapInstrument));
   return envelope([]);
 }
 
@@ -115,7 +115,7 @@ function subscriptionOf(instId: unknown, state: MarketState): Subscription | und
   if (typeof instId !== 'string') return undefined;
   const market: Market = instId.endsWith('-SWAP') ? 'FUTURES' : 'SPOT';
   const ticker = instId.replace(/-SWAP$/, '');
-  return state.instrument(ticker) ? { market, ticker } : undefined;
+  return state.instrument(ticker) && state.isListed('okx', market, ticker) ? { market, ticker } : undefined;
 }
 
 function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {

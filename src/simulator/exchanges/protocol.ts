@@ -83,6 +83,12 @@ export function tickerFromId(id: string, state: MarketState): string | undefined
   return state.instrument(ticker) ? ticker : undefined;
 }
 
+/** As tickerFromId, but only for a market the exchange still lists (a delisted one is unknown). */
+export function listedTickerFromId(id: string, state: MarketState, exchange: ExchangeName, market: Market): string | undefined {
+  const ticker = tickerFromId(id, state);
+  return ticker !== undefined && state.isListed(exchange, market, ticker) ? ticker : undefined;
+}
+
 export function baseOf(ticker: string): string {
   return ticker.slice(0, ticker.indexOf('-'));
 }

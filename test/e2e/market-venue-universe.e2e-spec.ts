@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_NAMES, type ExchangeName } from '../../src/market-data/exchanges.js';
+import { QuoteBook } from '../../src/market-data/quote-book.js';
+import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
+import { startTestApp, type TestApp } from '../utils/test-app.js';
+
+/**
+ * The default 300-symbol universe (600 markets on each of the five exchanges) through the
+ * unmodified ccxt clients against the STRICT simulator: every market flows on few sockets and
+ * the simulator counts no breach of any venue limit (docs/venues.md). Service, simulator and
+ * 3,000 markets share this process, so the timeouts are generous for a loaded machine.
+ */
+const BASES = [...DEFAULT_SIM_SYMBOLS, ...Array.from({ length: 300 - DEFAULT_SIM_SYMBOLS.length }, (_, i) => `C${String(i).padStart(3, '0')}`)];
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 2_000)}`);
+    await sleep(250);
+  }
+}
+
+describe('the 300-symbol universe against the strict simulator', () => {
+  let sim: RunningSimulator;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: BASES, strict: true });
+    app = await startTestApp({
+      ENABLED_WEBSOCKET: '1',
+      MARKET_SIMULATOR_URL: sim.url,
+      MARKET_SILENCE_TIMEOUT_MS: '10000',
+      FUNDING_REFRESH_MS: '0',
+      SAMPLE_INTERVAL_MS: '0',
+      HISTORY_INTERVAL_MS: '0',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await sim?.close();
+  });
+
+  it('connects 600 markets per exchange on 4 (binance) to 12 (bitget) sockets without a single violation', async () => {
+    const health = async (): Promise<Record<ExchangeName, { connected: boolean; markets: number; refused: unknown[] }>> =>
+      ((await (await fetch(`${app.baseUrl}/health/market`)).json()) as { exchanges: Record<ExchangeName, { connected: boolean; markets: number; refused: unknown[] }> }).exchanges;
+    const h = await until(health, (x) => EXCHANGE_NAMES.every((e) => x[e]?.connected && x[e]?.markets === 600), 200_000);
+    for (const e of EXCHANGE_NAMES) expect(h[e]).toMatchObject({ connected: true, markets: 600, refused: [] });
+    const book = app.app.get(QuoteBook);
+    const last = `${BASES[299] ?? ''}-USDT`;
+    await until(() => EXCHANGE_NAMES.every((e) => book.get(e, 'SPOT', last) && book.get(e, 'FUTURES', last)), (ok) => ok, 30_000);
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { exchanges: Record<ExchangeName, { connections: { subscriptions: number }[] }> };
+    // 300 per market type: binance 200 per socket, bybit/okx/gate 100, bitget 50 (docs/venues.md).
+    expect(Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, state.exchanges[e].connections.length])))
+      .toEqual({ binance: 4, bybit: 6, okx: 6, gate: 6, bitget: 12 });
+    for (const e of EXCHANGE_NAMES) expect(state.exchanges[e].connections.reduce((n, c) => n + c.subscriptions, 0)).toBe(600);
+    const v = (await (await fetch(`${sim.url}/_sim/violations`)).json()) as { total: number; recent: unknown[] };
+    expect(v.total, JSON.stringify(v.recent)).toBe(0);
+  }, 260_000);
+});
