@@ -8,7 +8,8 @@
 //  3. the price stream at BENCH_CLIENTS (1,000) clients while the feeds run: the slowest
 //     client's rate, the service's CPU above its idle of (2), against a plain node:http server
 //     sending the same bytes to as many clients in this run (bench/plain-sse-server.mjs);
-//  4. load mode (SIM_RATE, BENCH_RATE msg/s for BENCH_LOAD_SECONDS): sustained quotes/s, backlog
+//  4. load mode (SIM_RATE, BENCH_RATE msg/s for BENCH_LOAD_SECONDS after BENCH_LOAD_WARMUP_SECONDS):
+//     sustained quotes/s, backlog
 //     (simulator sent - service received), p50/p99 exchange time → quote book;
 //  5. RSS of a service with the feeds off.
 // PostgreSQL from BENCH_PG_ADMIN (default: a fresh database on 127.0.0.1:5432), as the targets
@@ -27,6 +28,7 @@ const BASES = Number(process.env.BENCH_BASES ?? 302);
 const WINDOW_S = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 30_000);
 const LOAD_S = Number(process.env.BENCH_LOAD_SECONDS ?? 120);
+const LOAD_WARMUP_S = Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const CLIENT_PROCS = 2;
 const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -334,7 +336,8 @@ async function main() {
       // Load mode alone (plus the simulator's 1 s re-sends): the walk's 500 ms bursts are off.
       await simApi('POST', '/_sim/walk', { enabled: false });
       await simApi('POST', '/_sim/load', { rate: RATE });
-      await sleep(5_000);
+      // Until the switch-over's queue has drained and the JIT has seen the load's frames.
+      await sleep(LOAD_WARMUP_S * 1000);
       const backlog = async () => (await simApi('GET', '/_sim/load')).framesSent - (await metrics(service.url)).received;
       const [s0, b0] = [await simApi('GET', '/_sim/load'), await backlog()];
       const half = await measureWindow(service.child.pid, service.url, LOAD_S / 2, sim.pid);
