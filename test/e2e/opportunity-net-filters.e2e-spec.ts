@@ -89,7 +89,8 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     const cases: [Record<string, string>, string][] = [
       [{ minProfit: 'abc' }, 'minProfit must be a number from 0 to 100'],
       [{ minProfit: '100.01' }, 'minProfit must be a number from 0 to 100'],
-      [{ minProfit: '' }, 'minProfit must be a number from 0 to 100'],
+      // The input guard answers an empty value first, for every query parameter (issue 18).
+      [{ minProfit: '' }, 'minProfit must not be empty'],
       [{ minNetProfit: '-101' }, 'minNetProfit must be a number from -100 to 100'],
       [{ transferable: 'yes' }, 'transferable must be true or false'],
       [{ exchanges: 'binance,gate' }, 'exchanges must be a comma list of binance, okx, bitget'],
