@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCcxtSymbol, parseTicker, toCanonicalTicker, toCompactTicker } from './ticker.js';
+import { baseUnitOf, fromCcxtSymbol, multiplierOfCcxtSymbol, parseTicker, toCanonicalTicker, toCompactTicker } from './ticker.js';
 
 describe('ticker normaliser (D1)', () => {
   it.each([
@@ -35,5 +35,29 @@ describe('ticker normaliser (D1)', () => {
   it('reads ccxt spot and perpetual symbols', () => {
     expect(fromCcxtSymbol('BTC/USDT')).toBe('BTC-USDT');
     expect(fromCcxtSymbol('BTC/USDT:USDT')).toBe('BTC-USDT');
+  });
+
+  it.each([
+    // symbol as ccxt 4.5.84 builds it from the venue's base, canonical ticker, units per price
+    ['1000PEPE/USDT:USDT', 'PEPE-USDT', 1000], // binance and bybit USDⓈ-M / linear
+    ['1000SHIB/USDT:USDT', 'SHIB-USDT', 1000], // binance
+    ['SHIB1000/USDT:USDT', 'SHIB-USDT', 1000], // bybit names it behind
+    ['1MBABYDOGE/USDT:USDT', 'BABYDOGE-USDT', 1_000_000], // binance
+    ['1MBABYDOGE/USDT', 'BABYDOGE-USDT', 1_000_000], // binance spot lists the lot too
+    ['1000000BABYDOGE/USDT:USDT', 'BABYDOGE-USDT', 1_000_000], // bybit
+    ['10000LADYS/USDT:USDT', 'LADYS-USDT', 10_000],
+    ['PEPE/USDT:USDT', 'PEPE-USDT', 1], // okx, gate, bitget: per unit, contract size apart
+    ['1INCH/USDT', '1INCH-USDT', 1], // a name, not a lot
+    ['1000/USDT', '1000-USDT', 1],
+    ['ARB/USDT', 'ARB-USDT', 1],
+  ])('reads the lot multiplier of %s: %s per %d', (symbol, ticker, multiplier) => {
+    expect(fromCcxtSymbol(symbol)).toBe(ticker);
+    expect(multiplierOfCcxtSymbol(symbol)).toBe(multiplier);
+  });
+
+  it('prices a lot per unit: 1000PEPE at 0.01820 is PEPE at 0.0000182', () => {
+    // Hand-computed: 0.0182 / 1000 = 0.0000182, the spot PEPE price of the simulator.
+    expect(0.0182 / multiplierOfCcxtSymbol('1000PEPE/USDT:USDT')).toBeCloseTo(0.0000182, 12);
+    expect(baseUnitOf('1MBABYDOGE')).toEqual({ asset: 'BABYDOGE', multiplier: 1_000_000 });
   });
 });

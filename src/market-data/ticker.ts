@@ -55,8 +55,40 @@ export function toCcxtPerpSymbol({ base, quote }: TickerParts): string {
   return `${base}/${quote}:${quote}`;
 }
 
-/** Canonical ticker from a ccxt symbol (`BTC/USDT` or `BTC/USDT:USDT`). */
+/** A venue's base name read as the asset it counts and how many units of it one quote is for. */
+export interface BaseUnit {
+  asset: string;
+  /** Units of `asset` per quoted unit: 1000 for `1000PEPE`, 1 for a plain base. */
+  multiplier: number;
+}
+
+// Venues list low-priced coins in lots so prices keep enough digits: binance and bybit
+// `1000PEPE`, `1000SHIB`, binance `1MBABYDOGE`, bybit `1000000BABYDOGE` and, behind the name,
+// bybit `SHIB1000`. ccxt 4.5.84 passes the venue's base through unchanged (market.base).
+const LOT_PREFIX = /^(1000000|100000|10000|1000|1M)([A-Z][A-Z0-9]{2,})$/;
+const LOT_SUFFIX = /^([A-Z][A-Z0-9]*[A-Z])(1000)$/;
+const LOT_SIZES: Readonly<Record<string, number>> = { '1M': 1_000_000, 1000: 1000, 10000: 10_000, 100000: 100_000, 1000000: 1_000_000 };
+
+/** `1000PEPE` → PEPE × 1000, `SHIB1000` → SHIB × 1000, `1MBABYDOGE` → BABYDOGE × 1,000,000, `BTC` → BTC × 1. */
+export function baseUnitOf(base: string): BaseUnit {
+  const prefixed = LOT_PREFIX.exec(base);
+  if (prefixed) return { asset: prefixed[2] ?? base, multiplier: LOT_SIZES[prefixed[1] ?? ''] ?? 1 };
+  const suffixed = LOT_SUFFIX.exec(base);
+  if (suffixed) return { asset: suffixed[1] ?? base, multiplier: 1000 };
+  return { asset: base, multiplier: 1 };
+}
+
+/**
+ * Canonical ticker from a ccxt symbol (`BTC/USDT` or `BTC/USDT:USDT`), per unit of the asset:
+ * `1000PEPE/USDT:USDT` is `PEPE-USDT` (its prices divided by `multiplierOfCcxtSymbol`).
+ */
 export function fromCcxtSymbol(symbol: string): string {
   const [pair] = symbol.split(':');
-  return (pair ?? symbol).replace('/', '-');
+  const [base = '', quote = ''] = (pair ?? symbol).split('/');
+  return `${baseUnitOf(base).asset}-${quote}`;
+}
+
+/** Units of the asset one price of this ccxt symbol is for (1000 for `1000PEPE/USDT:USDT`). */
+export function multiplierOfCcxtSymbol(symbol: string): number {
+  return baseUnitOf(symbol.split('/')[0] ?? symbol).multiplier;
 }

@@ -1,7 +1,7 @@
 import type { Exchange, FundingRate, MarketInterface } from 'ccxt';
 import type { ExchangeName } from '../exchanges.js';
 import type { FundingSnapshot } from '../market-data-source.js';
-import { fromCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../ticker.js';
 import { marketKind } from './ccxt-markets.js';
 
 /**
@@ -107,8 +107,13 @@ function toSnapshot(exchange: ExchangeName, market: MarketInterface, rate: Fundi
     intervalSeconds,
     intervalSource: intervalSeconds === null ? 'unavailable' : 'exchange',
     nextFundingTime: extra?.nextFundingTime ?? time(rate.fundingTimestamp),
-    markPrice: extra?.markPrice ?? num(rate.markPrice),
+    markPrice: perUnit(extra?.markPrice ?? num(rate.markPrice), multiplierOfCcxtSymbol(market.symbol)),
   };
+}
+
+/** A lot's price (`1000PEPE`) per unit of the asset, as every other price of the service. */
+function perUnit(price: number | null, multiplier: number): number | null {
+  return price === null ? null : price / multiplier;
 }
 
 /** One snapshot per USDT perpetual the exchange both lists and reports a funding entry for. */

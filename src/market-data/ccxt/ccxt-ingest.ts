@@ -12,8 +12,9 @@ import type {
 import { chunk } from '../symbol-universe.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
-import { toCcxtSymbol, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
+import { symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { toNetworks } from './ccxt-networks.js';
+import { multiplierOfCcxtSymbol } from '../ticker.js';
 import { toFeedClient } from './feed-client.js';
 import { FeedConnection, type QuoteSink } from './feed-connection.js';
 import { RestGate } from './rest-gate.js';
@@ -147,8 +148,9 @@ export class CcxtIngest {
     }
     if (this.closed) return;
     const markets: Record<string, MarketInterface | undefined> = this.restClients.get(exchange)?.markets ?? {};
+    const symbols = symbolsByTicker(markets);
     const listed = tickers
-      .map((ticker, i) => ({ symbol: toCcxtSymbol(ticker, market), index: indexes[i] ?? -1 }))
+      .map((ticker, i) => ({ symbol: symbols.get(`${market}|${ticker}`) ?? '', index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
     const limits = SUBSCRIPTION_LIMITS[exchange];
     const pacer = this.dialPacer(exchange);
@@ -166,6 +168,7 @@ export class CcxtIngest {
         marketIds: part.map(({ symbol }) => markets[symbol]?.id ?? ''),
         beforeDial: pacer ? () => pacer.acquire() : undefined,
         contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
+        multipliers: part.map(({ symbol }) => multiplierOfCcxtSymbol(symbol)),
         client: toFeedClient(client),
         clock: this.o.clock,
         silenceTimeoutMs: this.o.silenceTimeoutMs,

@@ -1,7 +1,7 @@
 import type { MarketInterface, Ticker, Tickers } from 'ccxt';
 import type { Market } from '../exchanges.js';
 import type { MarketListing, TradingFee, VolumeEntry } from '../market-data-source.js';
-import { fromCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../ticker.js';
 
 /** Spot markets and USDT-margined perpetuals (D1); everything else ccxt lists is ignored. */
 export function marketKind(m: MarketInterface): Market | null {
@@ -48,8 +48,19 @@ export function toVolumes(market: Market, tickers: Tickers): VolumeEntry[] {
   return out;
 }
 
-/** The ccxt symbol of a canonical ticker in a market (D1). */
-export function toCcxtSymbol(ticker: string, market: Market): string {
-  const [base, quote] = ticker.split('-');
-  return market === 'SPOT' ? `${base}/${quote}` : `${base}/${quote}:${quote}`;
+/**
+ * The ccxt symbol watched for each canonical ticker of a market, key `MARKET|TICKER`: `PEPE-USDT`
+ * on binance's perpetuals is `1000PEPE/USDT:USDT`. Where a venue lists the asset both per unit
+ * and in lots, the per-unit market wins (its prices need no scaling).
+ */
+export function symbolsByTicker(markets: Record<string, MarketInterface | undefined>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of Object.values(markets)) {
+    const market = m ? marketKind(m) : null;
+    if (!m || !market) continue;
+    const key = `${market}|${fromCcxtSymbol(m.symbol)}`;
+    const taken = out.get(key);
+    if (taken === undefined || multiplierOfCcxtSymbol(m.symbol) < multiplierOfCcxtSymbol(taken)) out.set(key, m.symbol);
+  }
+  return out;
 }

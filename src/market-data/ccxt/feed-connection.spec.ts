@@ -155,6 +155,27 @@ describe('FeedConnection', () => {
     expect(client.dials).toBe(2);
   });
 
+  it('quotes a lot-named perpetual per unit: price over the multiplier, quantity in base units', async () => {
+    await conn.stop();
+    client = new FakeClient();
+    quotes = [];
+    conn = new FeedConnection({
+      id: 'binance:FUTURES:0', exchange: 'binance', market: 'FUTURES', symbols: ['1000PEPE/USDT:USDT', 'BTC/USDT:USDT'],
+      indexes: [7, 8], multipliers: [1000, 1], contractSizes: [1, 1], client, clock: { now: () => Date.now() },
+      silenceTimeoutMs: 30_000, backoff: { baseMs: 1000, maxMs: 8000 }, sink, onState: () => undefined,
+    });
+    conn.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // 1000PEPE at 0.0182 / 0.0184 is PEPE at 0.0000182 / 0.0000184; the fake's 1 and 2 lots are 1,000 and 2,000 PEPE.
+    client.push(['1000PEPE/USDT:USDT', 0.0182, 0.0184], ['BTC/USDT:USDT', 97_000, 97_001]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(quotes.map(([index, bid, ask, bidQty, askQty]) => [index, bid, ask, bidQty, askQty])).toEqual([
+      [7, 0.0182 / 1000, 0.0184 / 1000, 1000, 2000],
+      [8, 97_000, 97_001, 1, 2],
+    ]);
+    expect(quotes[0]?.[1]).toBeCloseTo(0.0000182, 12);
+  });
+
   it('passes no quote for one-sided or empty books, and NaN for a missing exchange time', async () => {
     client.bidsasks['BTC/USDT'] = { bid: 100, ask: undefined };
     client.bidsasks['ETH/USDT'] = { bid: 0, ask: 11 };

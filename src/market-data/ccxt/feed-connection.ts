@@ -2,6 +2,7 @@ import type { ExchangeName, Market } from '../exchanges.js';
 import type { Clock } from '../clock.js';
 import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
+import { fromCcxtSymbol } from '../ticker.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
 
@@ -39,6 +40,11 @@ export interface FeedConnectionOptions {
    * contracts, and quotes carry base quantities everywhere. Omitted: 1.
    */
   contractSizes?: readonly number[];
+  /**
+   * Per symbol, units of the asset one price is for (1000 for `1000PEPE/USDT:USDT`): quotes go
+   * out per unit, prices divided and quantities multiplied by it. Omitted: 1.
+   */
+  multipliers?: readonly number[];
   client: FeedClient;
   clock: Clock;
   silenceTimeoutMs: number;
@@ -68,6 +74,7 @@ export class FeedConnection {
   private lastDataAt = 0;
   private attempt = 0;
   private readonly contractSizes: readonly number[];
+  private readonly multipliers: readonly number[];
   private groups: string[][];
   /** Symbols still watched (a refused one leaves it), by index into `o.symbols`. */
   private readonly active: Set<number>;
@@ -79,6 +86,7 @@ export class FeedConnection {
 
   constructor(private readonly o: FeedConnectionOptions) {
     this.contractSizes = o.symbols.map((_, i) => o.contractSizes?.[i] ?? 1);
+    this.multipliers = o.symbols.map((_, i) => o.multipliers?.[i] ?? 1);
     this.active = new Set(o.symbols.map((_, i) => i));
     this.groups = this.regroup();
     o.symbols.forEach((symbol, i) => this.hook(symbol, i));
@@ -189,7 +197,7 @@ export class FeedConnection {
   private emitRefused(i: number, reason: string): void {
     const { exchange, market, id: connectionId } = this.o;
     const symbol = this.o.symbols[i] ?? '';
-    this.o.onState({ exchange, market, connectionId, state: 'refused', at: this.o.clock.now(), reason, ticker: tickerOfSymbol(symbol) });
+    this.o.onState({ exchange, market, connectionId, state: 'refused', at: this.o.clock.now(), reason, ticker: fromCcxtSymbol(symbol) });
   }
 
   private checkSilence(): void {
@@ -225,11 +233,12 @@ export class FeedConnection {
     const { bid, ask } = e;
     // One-sided or empty books carry no usable quote.
     if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) return;
-    const size = this.contractSizes[i];
+    const lot = this.multipliers[i];
+    const size = this.contractSizes[i] * lot;
     this.o.sink.quote(
       this.o.indexes[i],
-      bid,
-      ask,
+      lot === 1 ? bid : bid / lot,
+      lot === 1 ? ask : ask / lot,
       (e.bidVolume ?? 0) * size,
       (e.askVolume ?? 0) * size,
       e.timestamp ?? NaN,
@@ -258,9 +267,4 @@ export class FeedConnection {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `BTC/USDT` and `BTC/USDT:USDT` → `BTC-USDT`. */
-export function tickerOfSymbol(symbol: string): string {
-  return (symbol.split(':')[0] ?? symbol).replace('/', '-');
 }

@@ -7,6 +7,7 @@ import {
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-rest.js';
+import { venueInstrument, venueQuote } from '../venue-lots.js';
 
 /**
  * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
@@ -83,10 +84,10 @@ function ticker24h(q: SimQuote, i: Instrument): Record<string, unknown> {
 function tickers(req: RestRequest, state: MarketState, market: Market): RestReply {
   const wanted = new Set([...stringList(safeJson(req.query.get('symbols'))), req.query.get('symbol') ?? ''].filter(Boolean));
   const rows = state.list({ exchange: 'binance', market })
-    .filter((q) => wanted.size === 0 || wanted.has(idOf(q.ticker)))
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
-      return i ? [ticker24h(q, i)] : [];
+      const v = venueQuote(q);
+      return i && (wanted.size === 0 || wanted.has(idOf(v.ticker))) ? [ticker24h(v, venueInstrument('binance', market, i))] : [];
     });
   return ok(req.query.get('symbol') ? rows[0] : rows);
 }
@@ -102,7 +103,7 @@ function safeJson(text: string | null): unknown {
 
 function exchangeInfo(state: MarketState, market: Market): RestReply {
   const build = market === 'SPOT' ? spotSymbol : futuresSymbol;
-  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map(build) });
+  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map((i) => build(venueInstrument('binance', market, i))) });
 }
 
 function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {
@@ -188,8 +189,10 @@ export const binanceProtocol: ExchangeProtocol = {
     if (msg && (msg.method === 'SUBSCRIBE' || msg.method === 'UNSUBSCRIBE')) subscribe(session, msg, state);
     else if (msg) session.reply({ code: 2, msg: 'Invalid request: unknown method', id: msg.id ?? null });
   },
-  render(q, state) {
-    const tick = state.instrument(q.ticker)?.tick ?? 1e-8;
+  render(unit, state) {
+    const i = state.instrument(unit.ticker);
+    const tick = i ? venueInstrument('binance', unit.market, i).tick : 1e-8;
+    const q = venueQuote(unit);
     const body = {
       u: q.seq, s: `${baseOf(q.ticker)}USDT`, b: formatStep(q.bid, tick), B: formatPlain(q.bidQty),
       a: formatStep(q.ask, tick), A: formatPlain(q.askQty),

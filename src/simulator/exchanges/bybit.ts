@@ -7,6 +7,7 @@ import {
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { bybitFundingInterval, fundingFields } from './funding-rest.js';
+import { venueInstrument, venueQuote } from '../venue-lots.js';
 
 /**
  * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
@@ -33,7 +34,8 @@ function spotInstrument(i: Instrument): Record<string, unknown> {
   };
 }
 
-function linearInstrument(i: Instrument, state: MarketState): Record<string, unknown> {
+function linearInstrument(unit: Instrument, state: MarketState): Record<string, unknown> {
+  const i = venueInstrument('bybit', 'FUTURES', unit);
   const tick = formatStep(i.tick, i.tick);
   const step = formatPlain(i.lotStep);
   return {
@@ -46,7 +48,7 @@ function linearInstrument(i: Instrument, state: MarketState): Record<string, unk
       maxOrderQty: '1190.000', minOrderQty: step, qtyStep: step, postOnlyMaxOrderQty: '1190.000',
       maxMktOrderQty: '500.000', minNotionalValue: '5',
     },
-    unifiedMarginTrade: true, ...bybitFundingInterval(state.funding.get('bybit', i.ticker)), settleCoin: 'USDT', copyTrading: 'both',
+    unifiedMarginTrade: true, ...bybitFundingInterval(state.funding.get('bybit', unit.ticker)), settleCoin: 'USDT', copyTrading: 'both',
     upperFundingRate: '0.005', lowerFundingRate: '-0.005', isPreListing: false, preListingInfo: null,
   };
 }
@@ -60,7 +62,9 @@ function instruments(req: RestRequest, state: MarketState): RestReply {
   return envelope({ category, list: [] });
 }
 
-function tickerRow(q: SimQuote, i: Instrument, state: MarketState): Record<string, unknown> {
+function tickerRow(unit: SimQuote, instrument: Instrument, state: MarketState): Record<string, unknown> {
+  const q = venueQuote(unit);
+  const i = venueInstrument('bybit', unit.market, instrument);
   const last = (q.bid + q.ask) / 2;
   const row: Record<string, unknown> = {
     symbol: idOf(q.ticker), bid1Price: formatStep(q.bid, i.tick), bid1Size: formatPlain(q.bidQty),
@@ -70,7 +74,7 @@ function tickerRow(q: SimQuote, i: Instrument, state: MarketState): Record<strin
     volume24h: (q.volume / last).toFixed(4), usdIndexPrice: formatStep(last, i.tick),
   };
   // ccxt tells linear tickers from spot ones by `fundingRate`.
-  const funding = q.market === 'FUTURES' ? state.funding.get('bybit', q.ticker) : undefined;
+  const funding = q.market === 'FUTURES' ? state.funding.get('bybit', unit.ticker) : undefined;
   if (funding) {
     const f = fundingFields(state, funding);
     Object.assign(row, { indexPrice: row.lastPrice, markPrice: f.mark, fundingRate: f.rate, nextFundingTime: f.next === null ? '' : String(f.next), openInterest: '1000', openInterestValue: '1000000' });
@@ -83,7 +87,7 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
   const market: Market | undefined = category === 'spot' ? 'SPOT' : category === 'linear' ? 'FUTURES' : undefined;
   const symbol = req.query.get('symbol');
   const list = market === undefined ? [] : state.list({ exchange: 'bybit', market })
-    .filter((q) => !symbol || idOf(q.ticker) === symbol)
+    .filter((q) => !symbol || idOf(venueQuote(q).ticker) === symbol)
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
       return i ? [tickerRow(q, i, state)] : [];
@@ -172,8 +176,10 @@ export const bybitProtocol: ExchangeProtocol = {
     else if (msg?.op === 'subscribe' || msg?.op === 'unsubscribe') onSubscribe(session, msg, state);
     else session.reply({ success: false, ret_msg: 'Invalid request', conn_id: 'sim', op: msg?.op ?? '' });
   },
-  render(q, state) {
-    const tick = state.instrument(q.ticker)?.tick ?? 1e-8;
+  render(unit, state) {
+    const i = state.instrument(unit.ticker);
+    const tick = i ? venueInstrument('bybit', unit.market, i).tick : 1e-8;
+    const q = venueQuote(unit);
     const id = idOf(q.ticker);
     return JSON.stringify({
       topic: `orderbook.1.${id}`, type: 'snapshot', ts: q.updatedAt,

@@ -2,6 +2,7 @@ import type { ExchangeName } from '../../market-data/exchanges.js';
 import { formatRate, nextFundingTimeOf, type SimFunding } from '../funding-state.js';
 import { formatStep } from '../instruments.js';
 import type { MarketState } from '../market-state.js';
+import { lotOf, venueTicker } from '../venue-lots.js';
 
 /**
  * The funding members each exchange prints, in its own words, for the REST calls ccxt 4.5.84
@@ -20,16 +21,19 @@ export interface FundingFields {
 }
 
 const idOf: Record<ExchangeName, (ticker: string) => string> = {
-  binance: (t) => t.replace('-', ''),
-  bybit: (t) => t.replace('-', ''),
+  binance: (t) => venueTicker('binance', 'FUTURES', t).replace('-', ''),
+  bybit: (t) => venueTicker('bybit', 'FUTURES', t).replace('-', ''),
   okx: (t) => `${t}-SWAP`,
   gate: (t) => t.replace('-', '_'),
   bitget: (t) => t.replace('-', ''),
 };
 
 export function fundingFields(state: MarketState, f: SimFunding, now = Date.now()): FundingFields {
-  const tick = state.instrument(f.ticker)?.tick ?? 1e-8;
-  const mark = state.markPrice(f);
+  // A lot-named perpetual (binance 1000PEPE) marks the lot: unit price × multiplier.
+  const multiplier = lotOf(f.exchange, 'FUTURES', f.ticker)?.multiplier ?? 1;
+  const tick = (state.instrument(f.ticker)?.tick ?? 1e-8) * multiplier;
+  const unitMark = state.markPrice(f);
+  const mark = unitMark === null ? null : unitMark * multiplier;
   return {
     f,
     id: idOf[f.exchange](f.ticker),

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ExchangeName, Market } from '../../market-data/exchanges.js';
 import type { MarketState, SimQuote } from '../market-state.js';
+import { assetOfBase } from '../venue-lots.js';
 
 /** A REST call as it reaches the simulator: `/<original-host>/<original-path>?query`. */
 export interface RestRequest {
@@ -79,7 +80,8 @@ export function ok(body: unknown): RestReply {
 export function tickerFromId(id: string, state: MarketState): string | undefined {
   const compact = id.toUpperCase().replace(/[-_]/g, '');
   if (!compact.endsWith('USDT')) return undefined;
-  const ticker = `${compact.slice(0, -4)}-USDT`;
+  // Lot names (binance `1000PEPEUSDT`) stand for the asset the simulator prices per unit.
+  const ticker = `${assetOfBase(compact.slice(0, -4))}-USDT`;
   return state.instrument(ticker) ? ticker : undefined;
 }
 
