@@ -132,6 +132,19 @@ export class EnvDto {
   MARKET_MARKETS_REFRESH_MS: number = 3_600_000;
 
   @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'NAME_COLLISION_SPREAD_PERCENT must be a number from 1 to 1000' })
+  @Min(1, { message: 'NAME_COLLISION_SPREAD_PERCENT must be a number from 1 to 1000' })
+  @Max(1000, { message: 'NAME_COLLISION_SPREAD_PERCENT must be a number from 1 to 1000' })
+  NAME_COLLISION_SPREAD_PERCENT: number = 20;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'NAME_COLLISION_MIN_MS must be an integer of at least 1000' })
+  @Min(1000, { message: 'NAME_COLLISION_MIN_MS must be an integer of at least 1000' })
+  NAME_COLLISION_MIN_MS: number = 600_000;
+
+  @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'INGEST_WORKERS must be an integer from 1 to 5' })
   @Min(1, { message: 'INGEST_WORKERS must be an integer from 1 to 5' })

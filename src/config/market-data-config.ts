@@ -21,6 +21,9 @@ export interface MarketDataConfig {
   reconnectMaxMs: number;
   volumeRefreshMs: number;
   marketsRefreshMs: number;
+  /** A venue's spot mid this far (percent) from the others' for `nameCollisionMinMs` names another coin (issue 17). */
+  nameCollisionSpreadPercent: number;
+  nameCollisionMinMs: number;
   /** 0 switches the sample recorder off. */
   sampleIntervalMs: number;
   sampleRetentionDays: number;
@@ -41,6 +44,8 @@ export interface MarketDataEnv extends CredentialsEnv {
   MARKET_RECONNECT_MAX_MS: number;
   MARKET_VOLUME_REFRESH_MS: number;
   MARKET_MARKETS_REFRESH_MS: number;
+  NAME_COLLISION_SPREAD_PERCENT: number;
+  NAME_COLLISION_MIN_MS: number;
   SAMPLE_INTERVAL_MS: number;
   SAMPLE_RETENTION_DAYS: number;
   INGEST_WORKERS?: number;
@@ -92,6 +97,8 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     reconnectMaxMs: env.MARKET_RECONNECT_MAX_MS,
     volumeRefreshMs: env.MARKET_VOLUME_REFRESH_MS,
     marketsRefreshMs: env.MARKET_MARKETS_REFRESH_MS,
+    nameCollisionSpreadPercent: env.NAME_COLLISION_SPREAD_PERCENT,
+    nameCollisionMinMs: env.NAME_COLLISION_MIN_MS,
     sampleIntervalMs: env.SAMPLE_INTERVAL_MS,
     sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
     ingestWorkers: env.INGEST_WORKERS ?? Math.max(1, availableParallelism() - 1),

@@ -12,6 +12,7 @@ import { MarketDataService } from './market-data.service.js';
 import { MarketCostsBook } from './market-costs.book.js';
 import { MarketCostsJob } from './market-costs.job.js';
 import { MarketHealthController } from './market-health.controller.js';
+import { NameCollisions } from './name-collisions.js';
 import { MarketSampleRepository } from './market-sample.repository.js';
 import { QuoteBook } from './quote-book.js';
 import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
@@ -56,6 +57,12 @@ import { TickLatency } from './tick-latency.js';
           restart: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
         }),
     },
+    {
+      provide: NameCollisions,
+      inject: [APP_CONFIG, QuoteBook, MARKET_CLOCK],
+      useFactory: ({ marketData: c }: AppConfig, book: QuoteBook, clock: Clock) =>
+        new NameCollisions({ spreadPercent: c.nameCollisionSpreadPercent, minDurationMs: c.nameCollisionMinMs }, book, clock),
+    },
     FundingRateBook,
     TickLatency,
     MarketDataService,
@@ -66,6 +73,6 @@ import { TickLatency } from './tick-latency.js';
     { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     MarketCostsJob,
   ],
-  exports: [FundingRateBook, MarketCostsBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [FundingRateBook, MarketCostsBook, NameCollisions, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}

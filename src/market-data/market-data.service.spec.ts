@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { toAppConfig, validateEnv } from '../config/validate-env.js';
 import { MarketDataService } from './market-data.service.js';
 import { QuoteBook } from './quote-book.js';
+import { NameCollisions } from './name-collisions.js';
 import { InProcessQuoteTickBus } from './quote-tick-bus.js';
 import { FakeMarketDataSource } from './testing/fake-market-data-source.js';
 
@@ -35,7 +36,8 @@ describe('MarketDataService with a fake source', () => {
   });
 
   const start = async (env: Record<string, string>): Promise<MarketDataService> => {
-    service = new MarketDataService(configOf(env), source, book, new TickLatency(), { now: () => Date.now() });
+    const clock = { now: () => Date.now() };
+    service = new MarketDataService(configOf(env), source, book, new TickLatency(), clock, new NameCollisions({ spreadPercent: 20, minDurationMs: 60_000 }, book, clock));
     service.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(0);
     return service;

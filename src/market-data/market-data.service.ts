@@ -11,6 +11,7 @@ import { TickLatency } from './tick-latency.js';
 import type { Clock } from './clock.js';
 import { selectUniverse, tickersListed } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
+import { type ExcludedTicker, NameCollisions } from './name-collisions.js';
 
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
@@ -33,6 +34,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     private readonly book: QuoteBook,
     private readonly latency: TickLatency,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
+    private readonly collisions: NameCollisions,
   ) {
     this.config = appConfig.marketData;
     this.health = new FeedHealth(this.config.exchanges);
@@ -47,12 +49,14 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
       }),
       this.source.connectionEvents.subscribe((event) => this.health.onEvent(event)),
     );
+    this.collisions.start();
     // In the background: the HTTP server must come up even while exchanges are unreachable.
     void this.startFeeds();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.collisions.stop();
     this.timers.forEach((t) => clearInterval(t));
     await this.source.close();
     this.subscriptions.forEach((s) => s.unsubscribe());
@@ -60,6 +64,11 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
 
   healthReport(): Record<string, ExchangeHealth> {
     return this.health.report((exchange) => this.book.lastMessageAt(exchange));
+  }
+
+  /** /health/market: feed state per exchange and the tickers excluded as name collisions. */
+  marketHealth(): { exchanges: Record<string, ExchangeHealth>; excluded: ExcludedTicker[] } {
+    return { exchanges: this.healthReport(), excluded: this.collisions.list() };
   }
 
   get symbols(): readonly string[] {

@@ -28,8 +28,9 @@ describe('OpportunityRecorderService', () => {
   const clock: Clock & { t: number } = { t: NOW, now: () => clock.t };
   let book: QuoteBook;
   let store: FakeStore;
+  let excluded: Set<string>;
   const recorder = (env: Record<string, string> = {}): OpportunityRecorderService =>
-    new OpportunityRecorderService(book, clock, store, new DefaultRouteCosts(), loadConfig({ DB_PATH: ':memory:', ...env }));
+    new OpportunityRecorderService(book, clock, store, new DefaultRouteCosts(), loadConfig({ DB_PATH: ':memory:', ...env }), { isExcluded: (e, t) => excluded.has(`${e}|${t}`) });
   const quote = (exchange: ExchangeName, ticker: string, bid: number, ask: number, ageMs = 0, market: 'SPOT' | 'FUTURES' = 'SPOT'): void =>
     book.apply({ exchange, market, ticker, bid, ask, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: NOW - ageMs });
 
@@ -37,6 +38,7 @@ describe('OpportunityRecorderService', () => {
     clock.t = NOW;
     book = new QuoteBook(new InProcessQuoteTickBus(), clock);
     store = new FakeStore();
+    excluded = new Set();
   });
 
   it('stores one sample per ordered pair of exchanges at or above the minimum gross spread, with D8 default costs', async () => {
@@ -52,6 +54,13 @@ describe('OpportunityRecorderService', () => {
       buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.01, withdrawalFeeUsd: 1,
       feesEstimated: true, executable: true, volume24h: 3e6,
     }]]);
+  });
+
+  it('leaves out a quote whose ticker names another coin on its exchange (issue 17)', async () => {
+    quote('binance', 'BTC-USDT', 99, 100);
+    quote('okx', 'BTC-USDT', 101, 102);
+    excluded.add('okx|BTC-USDT');
+    expect(await recorder().recordOnce()).toBe(0);
   });
 
   it('includes a zero spread at the default minimum, honours a negative minimum, and leaves volume null when one side is unknown', async () => {

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from '../market-data/clock.js';
 import { MARKET_CLOCK } from '../market-data/market-data.constants.js';
 import { QuoteBook } from '../market-data/quote-book.js';
+import { type CollisionGuard, NameCollisions } from '../market-data/name-collisions.js';
 import { ROUTE_COSTS_PROVIDER } from './opportunity-history.constants.js';
 import { OpportunityHistoryRepository } from './opportunity-history.repository.js';
 import type { RouteCostsProvider } from '../market-data/route-costs.js';
@@ -25,6 +26,7 @@ export class OpportunityRecorderService {
     @Inject(OpportunityHistoryRepository) private readonly store: HistoryStore,
     @Inject(ROUTE_COSTS_PROVIDER) private readonly costs: RouteCostsProvider,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(NameCollisions) private readonly collisions: CollisionGuard,
   ) {
     this.minSpreadPercent = config.history.minSpreadPercent;
     this.retentionMs = config.history.retentionDays * DAY_MS;
@@ -33,7 +35,8 @@ export class OpportunityRecorderService {
   /** Samples every route among the fresh spot quotes and stores them; returns how many. */
   async recordOnce(): Promise<number> {
     const now = this.clock.now();
-    const fresh = [...this.book.snapshot({ market: 'SPOT' })].filter((q) => !q.stale);
+    // A ticker naming another coin on an exchange (issue 17) is no route there.
+    const fresh = [...this.book.snapshot({ market: 'SPOT' })].filter((q) => !q.stale && !this.collisions.isExcluded(q.exchange, q.ticker));
     const samples = collectRouteSamples(fresh, new Date(now), this.minSpreadPercent, this.costs);
     if (samples.length > 0) await this.store.upsert(samples);
     return samples.length;

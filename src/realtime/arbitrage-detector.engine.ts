@@ -105,6 +105,21 @@ export class ArbitrageDetector {
     }
   }
 
+  /**
+   * Drops an exchange's quote of a ticker, so it takes part in no route until it quotes again:
+   * its ticker names another coin there (issue 17). Its open episodes end at `now`.
+   */
+  withdraw(exchange: ExchangeName, ticker: string, now: number): void {
+    const book = this.books.get(ticker);
+    const e = INDEX.get(exchange) ?? 0;
+    if (!book?.slots[e]) return;
+    book.slots[e] = undefined;
+    for (let k = 0; k < EXCHANGE_COUNT; k++) {
+      if (!Number.isNaN(book.routes[routeIndex(e, k) + OPENED])) this.close(book, e, k, now);
+      if (!Number.isNaN(book.routes[routeIndex(k, e) + OPENED])) this.close(book, k, e, now);
+    }
+  }
+
   /** When the route's current episode opened (Unix ms), or null while its spread is not above the threshold. */
   openedAt(ticker: string, buyExchange: ExchangeName, sellExchange: ExchangeName): number | null {
     const book = this.books.get(ticker);

@@ -25,6 +25,7 @@ describe('OpportunityStreamService (issue 21)', () => {
   let episodes: RouteEpisodeQueue;
   let service: OpportunityStreamService;
   let okxDepositOpen: boolean;
+  let excluded: Set<string>;
   const tick = (exchange: ExchangeName, ticker: string, bid: number, ask: number) =>
     bus.publish({ exchange, market: 'SPOT', ticker, bid, ask, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: now });
   const advance = async (ms: number) => {
@@ -36,6 +37,7 @@ describe('OpportunityStreamService (issue 21)', () => {
     vi.useFakeTimers();
     now = T0;
     okxDepositOpen = true;
+    excluded = new Set();
     const clock = { now: () => now };
     bus = new InProcessQuoteTickBus();
     costs = new MarketCostsBook({
@@ -45,7 +47,7 @@ describe('OpportunityStreamService (issue 21)', () => {
     await costs.refresh('binance');
     await costs.refresh('okx');
     episodes = new RouteEpisodeQueue(config);
-    service = new OpportunityStreamService(config, bus, clock, new QuoteBook(bus, clock), costs, episodes);
+    service = new OpportunityStreamService(config, bus, clock, new QuoteBook(bus, clock), costs, episodes, { isExcluded: (e, t) => excluded.has(`${e}|${t}`) });
     service.onModuleInit();
   });
   afterEach(() => {
@@ -139,6 +141,23 @@ describe('OpportunityStreamService (issue 21)', () => {
       ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx', openedAt: new Date(T0), closedAt: new Date(T0 + 1000),
       peakGrossPercent: 0.4, peakNetPercent: 0.095, transferable: false, costsEstimated: false,
     }]);
+  });
+
+  it('a ticker excluded as a name collision on an exchange takes part in no route: its open episode ends at its next tick', async () => {
+    const got: SseFrame[] = [];
+    const sub = service.frames(null).subscribe((f) => got.push(f));
+    tick('binance', 'ETH-USDT', 2999, 3000);
+    tick('okx', 'ETH-USDT', 3012, 3013); // binance → okx 0.4 %, open from T0
+    await advance(300);
+    expect(got).toHaveLength(1);
+    excluded.add('okx|ETH-USDT');
+    await advance(700);
+    tick('okx', 'ETH-USDT', 3012, 3013); // still 0.4 %, but okx's ETH is another coin now
+    tick('binance', 'ETH-USDT', 2999, 3000);
+    await advance(300);
+    sub.unsubscribe();
+    expect(got).toHaveLength(1);
+    expect(episodes.drain().episodes.map((e) => [e.sellExchange, e.closedAt])).toEqual([['okx', new Date(T0 + 1000)]]);
   });
 
   it('with the recorder off no episode is kept', () => {

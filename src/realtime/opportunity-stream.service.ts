@@ -6,6 +6,7 @@ import type { Clock } from '../market-data/clock.js';
 import { MarketCostsBook } from '../market-data/market-costs.book.js';
 import { MARKET_CLOCK, QUOTE_STALE_MS, QUOTE_TICK_BUS } from '../market-data/market-data.constants.js';
 import { QuoteBook } from '../market-data/quote-book.js';
+import { type CollisionGuard, NameCollisions } from '../market-data/name-collisions.js';
 import type { QuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
 import { ArbitrageDetector, type ClosedEpisode, type Opportunity } from './arbitrage-detector.engine.js';
@@ -56,6 +57,7 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     private readonly book: QuoteBook,
     private readonly costs: MarketCostsBook,
     private readonly episodes: RouteEpisodeQueue,
+    @Inject(NameCollisions) private readonly collisions: CollisionGuard,
   ) {
     this.netReferenceUsdt = config.realtime.netReferenceUsdt;
     this.detector = new ArbitrageDetector({
@@ -73,6 +75,11 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscription = this.bus.ticks.pipe(filter((tick) => tick.market === 'SPOT')).subscribe((tick) => {
+      // A ticker naming another coin on this exchange (issue 17) takes part in no route.
+      if (this.collisions.isExcluded(tick.exchange, tick.ticker)) {
+        this.detector.withdraw(tick.exchange, tick.ticker, tick.receivedAt);
+        return;
+      }
       this.detector.apply(tick);
       if (!this.debouncer.isPending(tick.ticker) && this.detector.best(tick.ticker, this.clock.now())) {
         this.debouncer.detected(tick.ticker);
