@@ -3,16 +3,16 @@ import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { loadSimulatorConfig } from './simulator-config.js';
 
 describe('loadSimulatorConfig', () => {
-  it('defaults: port 8090, the twenty symbols, no walk, strict mode off', () => {
-    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false, rate: 0, strict: false, lifetimeScale: 1 });
+  it('defaults: port 8090, the twenty symbols, no walk, strict mode on', () => {
+    expect(loadSimulatorConfig({})).toEqual({ port: 8090, symbols: [...DEFAULT_SIM_SYMBOLS], walk: false, rate: 0, strict: true, lifetimeScale: 1 });
   });
 
   it('reads SIM_PORT, SIM_SYMBOLS in any pair form, SIM_WALK, SIM_RATE', () => {
     expect(loadSimulatorConfig({ SIM_PORT: '18090', SIM_SYMBOLS: 'btc, ETHUSDT,sol-usdt,BTC', SIM_WALK: '1', SIM_RATE: '40000' }))
-      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true, rate: 40_000, strict: false, lifetimeScale: 1 });
+      .toEqual({ port: 18090, symbols: ['BTC', 'ETH', 'SOL'], walk: true, rate: 40_000, strict: true, lifetimeScale: 1 });
   });
 
-  it('reads SIM_STRICT (1 turns it on, in load mode too) and SIM_LIFETIME_SCALE', () => {
+  it('reads SIM_STRICT (0 turns it off; on in load mode too) and SIM_LIFETIME_SCALE', () => {
     expect(loadSimulatorConfig({ SIM_STRICT: '0' })).toMatchObject({ strict: false });
     expect(loadSimulatorConfig({ SIM_STRICT: '1' })).toMatchObject({ strict: true });
     expect(loadSimulatorConfig({ SIM_STRICT: 'true', SIM_RATE: '100' })).toMatchObject({ strict: true, rate: 100 });

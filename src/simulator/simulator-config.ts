@@ -78,6 +78,6 @@ export function loadSimulatorConfig(env: Record<string, string | undefined>): Si
   const rate = parseRate(env.SIM_RATE);
   return {
     port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
-    strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', false), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
+    strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', true), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
   };
 }

@@ -63,7 +63,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 function strictSettingsOf(options: SimulatorOptions): Partial<StrictSettings> {
   const { strict } = options;
-  if (strict === undefined) return { enabled: false };
+  // Strict by default, as the venues are; micro-tests of one protocol detail pass `strict: false`.
+  if (strict === undefined) return { enabled: true };
   if (typeof strict === 'boolean') return { enabled: strict };
   return { enabled: true, ...strict };
 }

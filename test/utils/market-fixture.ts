@@ -59,9 +59,13 @@ export async function startMarketFixture(
         await new Promise((r) => setTimeout(r, 100));
       }
     },
+    // The simulator is strict (docs/venues.md): whatever a test did, the service must not have
+    // broken a venue limit on the way.
     close: async () => {
+      const violations = (await (await fetch(`${sim.url}/_sim/violations`)).json()) as { total: number; recent: unknown[] };
       await app.close();
       await sim.close();
+      if (violations.total !== 0) throw new Error(`venue limits broken: ${JSON.stringify(violations.recent)}`);
     },
   };
 }
