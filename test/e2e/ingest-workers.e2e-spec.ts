@@ -6,23 +6,15 @@ import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep, until as untilEvery } from '../utils/wait.js';
 
 interface ExchangeHealth {
   connected: boolean;
   reconnects: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(10);
-  }
-}
+/** Polls every 10 ms. */
+const until = <T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> => untilEvery(read, ok, timeoutMs, 10);
 
 /**
  * Issue 16: the exchanges run in ingest worker threads. Two workers here (the default on this

@@ -6,6 +6,7 @@ import { MarketSampleRepository } from '../../src/market-data/market-sample.repo
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { until as untilEvery } from '../utils/wait.js';
 
 interface ExchangeHealth {
   connected: boolean;
@@ -14,17 +15,8 @@ interface ExchangeHealth {
   markets: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(25);
-  }
-}
+/** Polls every 25 ms. */
+const until = <T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> => untilEvery(read, ok, timeoutMs, 25);
 
 /**
  * The whole service against the exchange simulator: the unmodified ccxt pro clients of all five

@@ -6,6 +6,7 @@ import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityStreamService } from '../../src/realtime/opportunity-stream.service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep, until } from '../utils/wait.js';
 
 /**
  * Names that differ across venues (issue 17), through the unmodified ccxt clients against the
@@ -19,17 +20,6 @@ import { startTestApp, type TestApp } from '../utils/test-app.js';
 const BASES = ['BTC', 'ETH', 'PEPE', 'SHIB', 'BABYDOGE'];
 const COLLISION_MS = 3000;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 2_000)}`);
-    await sleep(100);
-  }
-}
 
 interface MarketHealth {
   exchanges: Record<ExchangeName, { connected: boolean; markets: number; refused: unknown[] }>;

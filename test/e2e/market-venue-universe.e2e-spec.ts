@@ -5,6 +5,7 @@ import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { until as untilEvery } from '../utils/wait.js';
 
 /**
  * The default 300-symbol universe (600 markets on each of the five exchanges) through the
@@ -14,17 +15,8 @@ import { startTestApp, type TestApp } from '../utils/test-app.js';
  */
 const BASES = [...DEFAULT_SIM_SYMBOLS, ...Array.from({ length: 300 - DEFAULT_SIM_SYMBOLS.length }, (_, i) => `C${String(i).padStart(3, '0')}`)];
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 2_000)}`);
-    await sleep(250);
-  }
-}
+/** Polls every 250 ms. */
+const until = <T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> => untilEvery(read, ok, timeoutMs, 250);
 
 describe('the 300-symbol universe against the strict simulator', () => {
   let sim: RunningSimulator;

@@ -5,6 +5,7 @@ import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep, until } from '../utils/wait.js';
 
 /**
  * Per exchange (one `market-venue-<exchange>.e2e-spec.ts` each): the whole service and its
@@ -42,17 +43,6 @@ interface Violations {
   recent: { kind: string; detail: string }[];
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 2_000)}`);
-    await sleep(100);
-  }
-}
 
 /** The venues that close every connection after 24 h (docs/venues.md). */
 const LIFETIME_VENUES: ReadonlySet<ExchangeName> = new Set(['binance', 'bitget']);
@@ -114,6 +104,20 @@ export function describeVenueFaults(exchange: ExchangeName): void {
       return oldest;
     }
 
+    /**
+     * Puts a fault on the exchange under test until it shows disconnected (within `downWithinMs`),
+     * holds it longer than FLOWING_MS, lifts it and waits until the exchange is back by itself;
+     * answers the oldest quote age of every OTHER exchange meanwhile.
+     */
+    const holdFault = (on: () => Promise<unknown>, off: () => Promise<unknown>, downWithinMs: number) =>
+      oldestQuoteDuring(others, async () => {
+        await on();
+        await until(health, (h) => !h[exchange].connected, downWithinMs);
+        await sleep(FLOWING_MS + 1_000);
+        await off();
+        await until(health, (h) => h[exchange].connected, 20_000);
+      });
+
     beforeAll(async () => {
       sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: BASES, strict: { lifetimeScale: LIFETIME_SCALE } });
       app = await startTestApp({
@@ -155,13 +159,11 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     }, 60_000);
 
     it('a peer that stops answering pings is replaced by itself; every other exchange flows throughout', async () => {
-      const oldest = await oldestQuoteDuring(others, async () => {
-        await control('POST', '/_sim/stall', { exchange, stalled: true });
-        await until(health, (h) => !h[exchange].connected, 30_000);
-        await sleep(FLOWING_MS + 1_000);
-        await control('POST', '/_sim/stall', { exchange, stalled: false });
-        await until(health, (h) => h[exchange].connected, 20_000);
-      });
+      const oldest = await holdFault(
+        () => control('POST', '/_sim/stall', { exchange, stalled: true }),
+        () => control('POST', '/_sim/stall', { exchange, stalled: false }),
+        30_000,
+      );
       expect(oldest.ageMs, oldest.market).toBeLessThan(FLOWING_MS);
       await until(fresh('SPOT'), (age) => age < 2_000, 10_000);
       await expectNoViolations();
@@ -186,13 +188,11 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     }, 120_000);
 
     it('a maintenance window closes its sockets and answers 503; it comes back by itself, the others never stop', async () => {
-      const oldest = await oldestQuoteDuring(others, async () => {
-        expect(await control('POST', '/_sim/maintenance', { exchange, enabled: true })).toMatchObject({ closed: 2 });
-        await until(health, (h) => !h[exchange].connected, 10_000);
-        await sleep(FLOWING_MS + 1_000);
-        await control('POST', '/_sim/maintenance', { exchange, enabled: false });
-        await until(health, (h) => h[exchange].connected, 20_000);
-      });
+      const oldest = await holdFault(
+        async () => expect(await control('POST', '/_sim/maintenance', { exchange, enabled: true })).toMatchObject({ closed: 2 }),
+        () => control('POST', '/_sim/maintenance', { exchange, enabled: false }),
+        10_000,
+      );
       expect(oldest.ageMs, oldest.market).toBeLessThan(FLOWING_MS);
       await until(fresh('FUTURES'), (age) => age < 2_000, 10_000);
       await expectNoViolations();

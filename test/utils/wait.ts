@@ -1,0 +1,15 @@
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads until `ok` holds and answers that value; throws with the last value read (cut to 2,000
+ * characters) once `timeoutMs` has passed. Polls every `pollMs`.
+ */
+export async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs: number, pollMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)?.slice(0, 2_000)}`);
+    await sleep(pollMs);
+  }
+}
