@@ -109,6 +109,19 @@ describe('ArbitrageDetector (D6)', () => {
       return { d, closed };
     };
 
+    it('withdraw (a name collision, issue 17): the quote leaves every route and its open episodes end then', () => {
+      const { d, closed } = tracked();
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.5, 100.6, T + 100)); // binance → okx 0.5 %
+      d.apply(at('gate', 100.3, 100.4, T + 200)); // binance → gate 0.3 %
+      d.withdraw('okx', 'BTC-USDT', T + 300);
+      expect(closed.map((e) => [e.sellExchange, e.closedAt])).toEqual([['okx', T + 300]]);
+      // What is left: buy binance at 100, sell gate at 100.3.
+      expect(d.best('BTC-USDT', T + 300)).toMatchObject({ buyExchange: 'binance', sellExchange: 'gate' });
+      d.withdraw('okx', 'BTC-USDT', T + 400); // nothing left to withdraw: no second episode
+      expect(closed).toHaveLength(1);
+    });
+
     it('opens at the tick that takes the spread above the threshold and closes at the one that takes it back', () => {
       const { d, closed } = tracked();
       d.apply(at('binance', 99.9, 100, T));
