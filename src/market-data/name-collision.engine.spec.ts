@@ -17,7 +17,7 @@ describe('NameCollisionDetector (issue 17)', () => {
     d.evaluate(quotes, 10 * MIN - 1);
     expect(d.list()).toEqual([]); // 1 ms short of 10 minutes
     d.evaluate(quotes, 10 * MIN);
-    expect(d.list()).toEqual([{ ticker: 'FOO-USDT', exchange: 'gate', since: 0, reason: expect.stringContaining('mid 50.0 % away from the median of 4 exchanges') }]);
+    expect(d.list()).toEqual([{ ticker: 'FOO-USDT', exchange: 'gate', since: 0, reason: 'name collision: mid 50.0 % away from the median of 4 exchanges for over 10 min (threshold 20 %): another coin under the same ticker' }]);
     expect(d.isExcluded('gate', 'FOO-USDT')).toBe(true);
     expect(d.isExcluded('binance', 'FOO-USDT')).toBe(false);
   });

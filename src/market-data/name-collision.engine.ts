@@ -73,13 +73,17 @@ export class NameCollisionDetector {
     this.offSince.set(key, since);
     if (now - since < this.o.minDurationMs || this.excluded.has(key)) return;
     const against = venues === 2 ? 'the only other exchange quoting it' : `the median of ${venues} exchanges`;
-    const minutes = Math.round(this.o.minDurationMs / 6000) / 10;
     this.excluded.set(key, {
       ticker, exchange, since,
-      reason: `name collision: mid ${offPercent.toFixed(1)} % away from ${against} for over ${minutes} min ` +
+      reason: `name collision: mid ${offPercent.toFixed(1)} % away from ${against} for over ${durationText(this.o.minDurationMs)} ` +
         `(threshold ${this.o.spreadPercent} %): another coin under the same ticker`,
     });
   }
+}
+
+/** `10 min`, `1.5 min`, `5 s`: minutes from two minutes up. */
+function durationText(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 6000) / 10} min` : `${Math.round(ms / 100) / 10} s`;
 }
 
 const keyOf = (exchange: ExchangeName, ticker: string): string => `${exchange}|${ticker}`;

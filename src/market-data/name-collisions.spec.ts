@@ -40,7 +40,7 @@ describe('NameCollisions over the quote book', () => {
     await vi.advanceTimersByTimeAsync(NAME_COLLISION_CHECK_MS);
     expect(collisions.list()).toEqual([{
       ticker: 'FOO-USDT', exchange: 'gate', since: new Date(T0 + 1000).toISOString(),
-      reason: 'name collision: mid 40.0 % away from the median of 3 exchanges for over 0.1 min (threshold 20 %): another coin under the same ticker',
+      reason: 'name collision: mid 40.0 % away from the median of 3 exchanges for over 5 s (threshold 20 %): another coin under the same ticker',
     }]);
     expect(collisions.isExcluded('gate', 'FOO-USDT')).toBe(true);
   });
