@@ -52,6 +52,15 @@ export function roundFigure(value: Dec, figure: string, decimals: number): numbe
 }
 
 export const amount = (value: Dec, figure: string): number => roundFigure(value, figure, AMOUNT_DECIMALS);
+
+/**
+ * A total of in-range figures (journal summary, backtest aggregates): same rounding, no limit.
+ * A decimal sum cannot overflow, and a trader with many operations must still see a summary.
+ */
+export function totalAmount(value: Dec): number {
+  const n = value.toDecimalPlaces(AMOUNT_DECIMALS).toNumber();
+  return n === 0 ? 0 : n;
+}
 export const percent = (value: Dec, figure: string): number => roundFigure(value, figure, PERCENT_DECIMALS);
 export const priceFigure = (value: Dec, figure: string): number => roundFigure(value, figure, PRICE_DECIMALS);
 
