@@ -86,6 +86,13 @@ const SPREAD_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
     `gross_spread_percent - buy_fee_percent - sell_fee_percent - withdrawal_fee_usd / ${capital}::float8 * 100`,
 };
 
+/** The magnitude of the terms of SPREAD_SQL, as atOrAboveThreshold's `scale`. */
+const SCALE_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
+  gross: () => 'abs(gross_spread_percent)',
+  net: (capital) =>
+    `abs(gross_spread_percent) + buy_fee_percent + sell_fee_percent + withdrawal_fee_usd / ${capital}::float8 * 100`,
+};
+
 @Injectable()
 export class OpportunityHistoryRepository {
   constructor(
@@ -155,7 +162,10 @@ export class OpportunityHistoryRepository {
   }
 
   private async readPage(route: HistoryRoute, range: TimeRange, walk: WalkFilter, slice: Slice, at: PageCursor): Promise<PackedPage> {
-    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8`;
+    // Conservative: a row is "above" here whenever the engine might find it at or above the
+    // threshold (atOrAboveThreshold decides the last 5e-9 in decimal), so a skipped row is one
+    // the engine would also find below. The margin is wider than the engine's band.
+    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8 - (1e-8 + 1e-11 * (${SCALE_SQL[walk.basis]('$9')} + $7::float8 + 1))`;
     // The window starts at the row just before `after` (within the look-back) so the first row
     // read still sees its predecessor; that row itself is not returned. The aggregate reads the
     // page in its ORDER BY order; `string_agg(… ORDER BY ts)` would sort it a second time (a

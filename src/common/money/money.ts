@@ -58,7 +58,16 @@ export const amount = (value: Dec, figure: string): number => roundFigure(value,
  * A decimal sum cannot overflow, and a trader with many operations must still see a summary.
  */
 export function totalAmount(value: Dec): number {
-  const n = value.toDecimalPlaces(AMOUNT_DECIMALS).toNumber();
+  return roundTotal(value, AMOUNT_DECIMALS);
+}
+
+/** A percent of such a total (a backtest's aggregate netPercent): same rounding, no limit. */
+export function totalPercent(value: Dec): number {
+  return roundTotal(value, PERCENT_DECIMALS);
+}
+
+function roundTotal(value: Dec, decimals: number): number {
+  const n = value.toDecimalPlaces(decimals).toNumber();
   return n === 0 ? 0 : n;
 }
 export const percent = (value: Dec, figure: string): number => roundFigure(value, figure, PERCENT_DECIMALS);
