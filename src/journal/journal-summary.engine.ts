@@ -1,5 +1,5 @@
 import { saoPauloDayResolver } from '../common/time/sao-paulo.js';
-import { dec, percent, totalAmount, type Dec } from '../common/money/money.js';
+import { dec, percent, roundAmount, type Dec } from '../common/money/money.js';
 import { computePnl, type PnlInput } from './journal-pnl.engine.js';
 
 /** A closed operation as the summary needs it; `closedAt` in Unix milliseconds. */
@@ -142,11 +142,11 @@ export function summarizeTallies(tallies: SummaryTallies, openOperations: number
   for (const t of tallies.days.values()) addTally(total, '', t);
   const all = total.get('') ?? { count: 0, wins: 0, grossPnl: dec(0), netPnl: dec(0), fees: dec(0), funding: dec(0) };
   return {
-    netPnl: totalAmount(all.netPnl),
-    grossPnl: totalAmount(all.grossPnl),
+    netPnl: roundAmount(all.netPnl),
+    grossPnl: roundAmount(all.grossPnl),
     winRate: winRate(all),
-    feesPaid: totalAmount(all.fees),
-    fundingReceived: totalAmount(all.funding),
+    feesPaid: roundAmount(all.fees),
+    fundingReceived: roundAmount(all.funding),
     openOperations,
     series: seriesOf(tallies.days),
     byRoute: groupsOf(tallies.groups.byRoute),
@@ -176,13 +176,13 @@ function seriesOf(days: Map<string, Tally>): SummaryDay[] {
     .sort(([a], [b]) => byText(a, b))
     .map(([date, t]) => {
       cumulative = cumulative.plus(t.netPnl);
-      return { date, netPnl: totalAmount(t.netPnl), cumulativeNetPnl: totalAmount(cumulative) };
+      return { date, netPnl: roundAmount(t.netPnl), cumulativeNetPnl: roundAmount(cumulative) };
     });
 }
 
 /** Ordered by net result, best first; equal results by key so the order is stable. */
 function groupsOf(map: Map<string, Tally>): SummaryGroup[] {
   return [...map.entries()]
-    .map(([key, t]) => ({ key, count: t.count, grossPnl: totalAmount(t.grossPnl), netPnl: totalAmount(t.netPnl), winRate: winRate(t) }))
+    .map(([key, t]) => ({ key, count: t.count, grossPnl: roundAmount(t.grossPnl), netPnl: roundAmount(t.netPnl), winRate: winRate(t) }))
     .sort((a, b) => b.netPnl - a.netPnl || byText(a.key, b.key));
 }

@@ -1,4 +1,4 @@
-import { PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundsAtLeast, thresholdFast, totalAmount, totalPercent, type Dec } from '../common/money/money.js';
+import { PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundsAtLeast, thresholdFast, roundAmount, roundPercent, type Dec } from '../common/money/money.js';
 
 /**
  * The route backtest of DECISIONS D9, as a pure streaming computation: samples are pushed one by
@@ -166,9 +166,9 @@ export class BacktestEngine {
       if (this.window) this.closeWindow(true);
       this.finished = true;
       const settled = this.result.completed + this.result.expired;
-      this.result.grossUsd = totalAmount(this.grossSum);
-      this.result.netUsd = totalAmount(this.netSum);
-      this.result.netPercent = totalPercent(this.netSum.div(this.params.capital).times(100));
+      this.result.grossUsd = roundAmount(this.grossSum);
+      this.result.netUsd = roundAmount(this.netSum);
+      this.result.netPercent = roundPercent(this.netSum.div(this.params.capital).times(100));
       this.result.winRate = settled === 0 ? 0 : percent(dec(this.wins).div(settled).times(100), 'winRate');
     }
     return this.result;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../errors/app-error.js';
-import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundsAtLeast, thresholdFast, totalAmount } from './money.js';
+import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundsAtLeast, thresholdFast, roundAmount } from './money.js';
 
 describe('money policy (README "Money and percent figures")', () => {
   it('computes on the decimals as written: 0.1 + 0.2 is 0.3, not 0.30000000000000004', () => {
@@ -45,8 +45,8 @@ describe('money policy (README "Money and percent figures")', () => {
   });
 
   it('a total of in-range figures is rounded the same way but not limited (a decimal sum cannot overflow)', () => {
-    expect(totalAmount(dec(8_999_999_999_999.99).times(2))).toBe(17_999_999_999_999.98);
-    expect(Object.is(totalAmount(dec(-0.000000001)), 0)).toBe(true);
+    expect(roundAmount(dec(8_999_999_999_999.99).times(2))).toBe(17_999_999_999_999.98);
+    expect(Object.is(roundAmount(dec(-0.000000001)), 0)).toBe(true);
   });
 
   describe('threshold tests in doubles agree with decimal', () => {

@@ -54,15 +54,15 @@ export function roundFigure(value: Dec, figure: string, decimals: number): numbe
 export const amount = (value: Dec, figure: string): number => roundFigure(value, figure, AMOUNT_DECIMALS);
 
 /**
- * A total of in-range figures (journal summary, backtest aggregates): same rounding, no limit.
- * A decimal sum cannot overflow, and a trader with many operations must still see a summary.
+ * The same rule without the range check, for figures no request can be refused for: totals of
+ * in-range figures (journal summary, backtest aggregates: a decimal sum cannot overflow, and a
+ * trader with many operations must still see them) and the opportunity stream's figures.
  */
-export function totalAmount(value: Dec): number {
+export function roundAmount(value: Dec): number {
   return roundTotal(value, AMOUNT_DECIMALS);
 }
 
-/** A percent of such a total (a backtest's aggregate netPercent): same rounding, no limit. */
-export function totalPercent(value: Dec): number {
+export function roundPercent(value: Dec): number {
   return roundTotal(value, PERCENT_DECIMALS);
 }
 
