@@ -73,7 +73,7 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
     await service.collect();
     const e = service.list(all).data[0];
     expect(e).toMatchObject({ intervalSource: 'derived_schedule', fundingIntervalSeconds: 14_400 });
-    expect(e?.aprPercent).toBeCloseTo(21.9, 10); // 0.0001 × 2190 × 100
+    expect(e?.aprPercent).toBe(21.9); // 0.0001 × 2190 × 100
   });
 
   it('spotPrice is the fresh spot mid of the same exchange, else null', async () => {

@@ -152,6 +152,22 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
   });
 
   describe('stats', () => {
+    it('money policy: a sample exactly at the threshold counts as above; spreads are rounded once (0.3, not 0.30000000000000004)', async () => {
+      const XRP = { ticker: 'XRP-USDT', buyExchange: 'binance', sellExchange: 'bybit' };
+      const start = base + 3_600_000;
+      // net = gross − 0.1 − 0.1 − 0: i0, i1, i3, i11 −0.1; i2 0.1 exactly (doubles 0.09999999999999998);
+      // i10 0.3 (doubles 0.30000000000000004). Threshold 0.1, net basis.
+      const rows = [[0, 0.1], [1, 0.1], [2, 0.3], [3, 0.1], [10, 0.5], [11, 0.1]].map(([i, gross]) =>
+        row(start + i * STEP_MS, gross, { ...XRP, withdrawalFeeUsd: 0 }),
+      );
+      await importJson(rows).expect(200, { imported: 6 });
+      const res = await stats({ ticker: 'XRP-USDT', buy: 'binance', sell: 'bybit', days: 3, threshold: 0.1 }).expect(200);
+      // above: i2 and i10, two windows (i3 below between them); sorted spreads −0.1 ×4, 0.1, 0.3:
+      // max 0.3, p50 (3rd of 6) −0.1, p90 (6th) 0.3, avg (−0.4 + 0.1 + 0.3) ÷ 6 = 0
+      expect(res.body).toMatchObject({ samples: 6, windows: 2, maxSpread: 0.3, p50Spread: -0.1, p90Spread: 0.3, avgSpread: 0 });
+      expect(res.body.minutesAbove).toBeCloseTo((2 * STEP_MS) / 60_000, 12);
+    });
+
     it('answers every field on the gross basis (nearest-rank percentiles)', async () => {
       const res = await stats({ ticker: 'btcusdt', buy: 'BINANCE', sell: 'okx', days: '3', threshold: '0.5', basis: 'gross' }).expect(200);
       expect(res.body).toEqual({
@@ -160,7 +176,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
         windows: 7, // A–G: the gap after i20 splits E from F
         minutesAbove: expect.closeTo((19 * STEP_MS) / 60_000, 9),
         maxSpread: 1.2,
-        avgSpread: expect.closeTo(16.1 / 26, 9),
+        avgSpread: 0.61923077, // 16.1 ÷ 26 = 0.619230769…, rounded once
         p50Spread: 0.7, // rank ⌈0.5 × 26⌉ = 13
         p90Spread: 1.0, // rank ⌈0.9 × 26⌉ = 24
         firstSampleAt: at(base, 0),
@@ -172,8 +188,8 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const res = await stats({ ...BTC, days: 3, threshold: 0.55 }).expect(200);
       expect(res.body).toMatchObject({ basis: 'net', samples: 26, windows: 3 });
       expect(res.body.minutesAbove).toBeCloseTo((7 * STEP_MS) / 60_000, 9);
-      expect(res.body.maxSpread).toBeCloseTo(0.9, 9);
-      expect(res.body.avgSpread).toBeCloseTo(16.1 / 26 - 0.3, 9);
+      expect(res.body.maxSpread).toBe(0.9);
+      expect(res.body.avgSpread).toBe(0.31923077); // 16.1 ÷ 26 − 0.3 = 0.319230769…
     });
 
     it('null values and times when there are no samples', async () => {
@@ -196,7 +212,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const s = await dogeStats();
       expect(s.samples).toBe(3);
       expect(s.maxSpread).toBe(0.9);
-      expect(s.avgSpread).toBeCloseTo((0.4 + 0.9 + 0.6) / 3, 9);
+      expect(s.avgSpread).toBe(0.63333333); // (0.4 + 0.9 + 0.6) ÷ 3
     });
 
     it('accepts NDJSON (blank lines ignored) and normalises ticker and exchange names', async () => {
