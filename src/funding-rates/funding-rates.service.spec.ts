@@ -86,6 +86,17 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
     expect(spot).toEqual({ 'binance/BTCUSDT': 97_001, 'binance/ETHUSDT': null, 'okx/BTC-USDT-SWAP': null });
   });
 
+  it('spotPrice is a price figure: in decimal, rounded once to 12 decimals', async () => {
+    const { source, book, service } = setup();
+    // (0.1 + 0.2) ÷ 2 = 0.15 (doubles: 0.15000000000000002); (1e-12 + 2e-12) ÷ 2 = 1.5e-12 → 0.000000000002
+    book.apply({ exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 0.1, ask: 0.2, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    book.apply({ exchange: 'binance', market: 'SPOT', ticker: 'ETH-USDT', bid: 1e-12, ask: 2e-12, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    source.funding.set('binance', [snap({}), snap({ contract: 'ETHUSDT', ticker: 'ETH-USDT' })]);
+    await service.collect();
+    const spot = Object.fromEntries(service.list(all).data.map((e) => [e.contract, e.spotPrice]));
+    expect(spot).toEqual({ BTCUSDT: 0.15, ETHUSDT: 0.000000000002 });
+  });
+
   it('before any collection: 200-shaped empty page', () => {
     const { service } = setup();
     expect(service.list({})).toMatchObject({ data: [], total: 0 });

@@ -66,6 +66,10 @@ export function roundPercent(value: Dec): number {
   return roundTotal(value, PERCENT_DECIMALS);
 }
 
+export function roundPrice(value: Dec): number {
+  return roundTotal(value, PRICE_DECIMALS);
+}
+
 function roundTotal(value: Dec, decimals: number): number {
   const n = value.toDecimalPlaces(decimals).toNumber();
   return n === 0 ? 0 : n;
