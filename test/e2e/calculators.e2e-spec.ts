@@ -209,6 +209,14 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       expect((await request(t.baseUrl).get('/v1/calculators').query({ email }).expect(200)).body).toEqual([]);
     });
 
+    it('process: a pnl out of range at current prices is a 400 naming it', async () => {
+      // entry total 1 × 1e12 + 1 × 1 is in range; at a spot bid of 100: (100 − 1) × 1e12 = 9.9e13
+      await save(position('far@example.com', 'XRP-USDT', { entrySpotValue: 1, entryShortValue: 1, entrySpotQty: 1e12, entryFuturesQty: 1 })).expect(200);
+      await record('XRP-USDT', 'bybit', { spotBid: 100, futuresAsk: 1 }, 1000);
+      const res = await processPnl({ email: 'far@example.com', ticker: 'XRP-USDT', exchange: 'bybit' }).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message: 'pnl is out of range (figures are limited to ±1e13)', error: 'Bad Request' });
+    });
+
     it('break-even is pnl 0 and not profitable, through the API (doubles said 5.68e-14, profitable)', async () => {
       await save(position('even@example.com', 'SOL-USDT', { entrySpotValue: 300.01, entryShortValue: 300.07, entrySpotQty: 1, entryFuturesQty: 1 })).expect(200);
       await record('SOL-USDT', 'okx', { spotBid: 300.22, futuresAsk: 300.28 }, 1000);
