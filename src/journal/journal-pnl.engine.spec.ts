@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AMOUNT_DECIMALS, PERCENT_DECIMALS, dec, type Dec } from '../common/money/money.js';
 import { computePnl, type PnlInput } from './journal-pnl.engine.js';
 
 const base: PnlInput = {
@@ -103,5 +105,32 @@ describe('journal PnL engine (D10)', () => {
       expect(() => computePnl({ ...base, quantity: 1e7, entryBuyPrice: 1e6, exitSellPrice: 2e6 })).toThrow('grossPnl is out of range (figures are limited to ±1e13)');
       expect(() => computePnl({ ...base, quantity: 1e200, entryBuyPrice: 1e200, exitSellPrice: 1e-200 })).toThrow('grossPnl is out of range');
     });
+  });
+});
+
+describe('journal PnL: the doubles path gives exactly the decimal figures (property)', () => {
+  it('for random operations of up to 6-decimal prices and 3-decimal quantities', () => {
+    const price = fc.integer({ min: 1, max: 2_000_000_000 }).map((n) => n / 1_000_000);
+    const qty = fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 1000);
+    const fee = fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1_000_000);
+    fc.assert(
+      fc.property(price, price, price, price, qty, qty, fee, fee, fc.integer({ min: -1_000_000, max: 1_000_000 }), (eb, xs, es, xb, q, sq, tf, wf, fu) => {
+        fc.pre(q > 0 || sq > 0);
+        const op: PnlInput = { ...base, quantity: q, shortQuantity: sq, entryBuyPrice: eb, exitSellPrice: xs, entrySellPrice: es, exitBuyPrice: xb, tradingFees: tf, withdrawalFees: wf, funding: fu / 1_000_000 };
+        const gross = dec(xs).minus(eb).times(q).plus(dec(es).minus(xb).times(sq));
+        const net = gross.minus(tf).minus(wf).plus(fu / 1_000_000);
+        const capital = dec(eb).times(q).plus(dec(es).times(sq));
+        const n = (d: Dec, places: number): number => {
+          const v = d.toDecimalPlaces(places).toNumber();
+          return v === 0 ? 0 : v;
+        };
+        expect(computePnl(op)).toEqual({
+          grossPnl: n(gross, AMOUNT_DECIMALS),
+          netPnl: n(net, AMOUNT_DECIMALS),
+          netPnlPct: n(net.div(capital).times(100), PERCENT_DECIMALS),
+        });
+      }),
+      { seed: 18, numRuns: 1_000 },
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { amount, dec, percent, type Dec } from '../common/money/money.js';
+import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, percent, roundFast, type Dec } from '../common/money/money.js';
 
 /**
  * D10's computed results of one operation. Pure: no I/O, no clock.
@@ -32,6 +32,36 @@ const OPEN: PnlResult = { grossPnl: null, netPnl: null, netPnlPct: null };
  */
 export function computePnl(op: PnlInput): PnlResult {
   if (op.status === 'open') return OPEN;
+  return fastPnl(op) ?? decimalPnl(op);
+}
+
+/**
+ * The same figures from doubles, for lists and the export (a million rows): roundFast gives
+ * exactly the decimal result or abstains (a figure within the doubles' error of a rounding tie,
+ * or near the range limit), and then the row is computed in decimal.
+ */
+function fastPnl(op: PnlInput): PnlResult | undefined {
+  const q = op.quantity;
+  const sq = op.shortQuantity;
+  const long = q === 0 ? 0 : ((op.exitSellPrice ?? 0) - (op.entryBuyPrice ?? 0)) * q;
+  const short = sq === 0 ? 0 : ((op.entrySellPrice ?? 0) - (op.exitBuyPrice ?? 0)) * sq;
+  const grossScale =
+    (q === 0 ? 0 : (Math.abs(op.exitSellPrice ?? 0) + Math.abs(op.entryBuyPrice ?? 0)) * q) +
+    (sq === 0 ? 0 : (Math.abs(op.entrySellPrice ?? 0) + Math.abs(op.exitBuyPrice ?? 0)) * sq);
+  const gross = long + short;
+  const net = gross - op.tradingFees - op.withdrawalFees + op.funding;
+  const netScale = grossScale + Math.abs(op.tradingFees) + Math.abs(op.withdrawalFees) + Math.abs(op.funding);
+  const capital = (q === 0 ? 0 : (op.entryBuyPrice ?? 0) * q) + (sq === 0 ? 0 : (op.entrySellPrice ?? 0) * sq);
+  const grossPnl = roundFast(gross, grossScale, AMOUNT_DECIMALS);
+  const netPnl = roundFast(net, netScale, AMOUNT_DECIMALS);
+  if (grossPnl === undefined || netPnl === undefined) return undefined;
+  if (!(capital > 0)) return { grossPnl, netPnl, netPnlPct: null };
+  const netPnlPct = roundFast((net / capital) * 100, (netScale / capital) * 100, PERCENT_DECIMALS);
+  return netPnlPct === undefined ? undefined : { grossPnl, netPnl, netPnlPct };
+}
+
+/** The definition: in decimal, rounded once; throws FigureOutOfRangeError when out of range. */
+function decimalPnl(op: PnlInput): PnlResult {
   const { grossPnl, netPnl, capital } = exactPnl(op);
   return {
     grossPnl: amount(grossPnl, 'grossPnl'),

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dec, type Dec } from '../common/money/money.js';
 import { type BacktestParams, type BacktestSample, BacktestEngine, runBacktest, spreadOnBasis } from './backtest.engine.js';
 
 // One sample a minute keeps the hand arithmetic readable: minute m is time m × 60,000 ms,
@@ -294,5 +296,29 @@ describe('backtest engine (D9)', () => {
         'netUsd is out of range (figures are limited to ±1e13)',
       );
     });
+  });
+
+  it('every operation figure is exactly the decimal formula, rounded once (property)', () => {
+    const pct = (scale: number) => fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / scale);
+    fc.assert(
+      fc.property(pct(1_000_000), pct(10_000_000), pct(10_000_000), pct(1000), fc.integer({ min: 10, max: 10_000_000 }), (gross, bf, sf, w, capital) => {
+        const r = runBacktest([sample(0, gross, { buyFeePercent: bf, sellFeePercent: sf, withdrawalFeeUsd: w }), sample(1, -1)], params({ threshold: 0, capital }));
+        const op = r.history[0];
+        const costs = dec(capital).times(dec(bf).plus(sf)).div(100).plus(w);
+        const grossUsd = dec(capital).times(gross).div(100);
+        const round = (d: Dec): number => {
+          const v = d.toDecimalPlaces(8).toNumber();
+          return v === 0 ? 0 : v;
+        };
+        expect(op).toMatchObject({
+          entrySpread: round(dec(gross)),
+          exitGrossSpread: round(dec(gross)),
+          grossUsd: round(grossUsd),
+          netUsd: round(grossUsd.minus(costs)),
+          netPercent: round(grossUsd.minus(costs).div(capital).times(100)),
+        });
+      }),
+      { seed: 18, numRuns: 500 },
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundsAtLeast, thresholdFast, roundAmount, roundPercent, type Dec } from '../common/money/money.js';
+import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundAmount, roundFast, roundPercent, roundsAtLeast, thresholdFast, type Dec } from '../common/money/money.js';
 
 /**
  * The route backtest of DECISIONS D9, as a pure streaming computation: samples are pushed one by
@@ -78,6 +78,11 @@ export function spreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capita
   );
 }
 
+/** The magnitude of the terms of the net spread (bounds the gross one too). */
+function spreadScale(sample: BacktestSample, capital: number): number {
+  return Math.abs(sample.grossSpreadPercent) + sample.buyFeePercent + sample.sellFeePercent + (sample.withdrawalFeeUsd / capital) * 100;
+}
+
 /** The same spread in decimal, on the values as recorded. */
 export function exactSpreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capital: number): Dec {
   const gross = dec(sample.grossSpreadPercent);
@@ -92,20 +97,23 @@ export function exactSpreadOnBasis(sample: BacktestSample, basis: SpreadBasis, c
  */
 export function atOrAboveThreshold(sample: BacktestSample, params: Pick<BacktestParams, 'basis' | 'threshold' | 'capital'>): boolean {
   const spread = spreadOnBasis(sample, params.basis, params.capital);
-  const scale =
-    Math.abs(sample.grossSpreadPercent) + sample.buyFeePercent + sample.sellFeePercent + (sample.withdrawalFeeUsd / params.capital) * 100;
   return (
-    thresholdFast(spread, scale, params.threshold, PERCENT_DECIMALS) ??
+    thresholdFast(spread, spreadScale(sample, params.capital), params.threshold, PERCENT_DECIMALS) ??
     roundsAtLeast(exactSpreadOnBasis(sample, params.basis, params.capital), params.threshold, PERCENT_DECIMALS)
   );
 }
+
+type OperationFigures = { [K in 'exitGrossSpread' | 'grossUsd' | 'netUsd' | 'netPercent']: number };
 
 interface Entry {
   time: number;
   arrival: number;
   /** Rounded once, as reported. */
   spread: number;
-  costsUsd: Dec;
+  /** The entry sample's fees, for the operation's figures. */
+  buyFeePercent: number;
+  sellFeePercent: number;
+  withdrawalFeeUsd: number;
   feesEstimated: boolean;
 }
 
@@ -188,14 +196,17 @@ export class BacktestEngine {
 
   private enter(sample: BacktestSample): Entry {
     const { capital, basis } = this.params;
+    const spread = spreadOnBasis(sample, basis, capital);
     const arrival = sample.time + this.transferMs;
     // The capital travels from entry to arrival; it can enter the next window from then on.
     this.freeAt = arrival;
     return {
       time: sample.time,
       arrival,
-      spread: percent(exactSpreadOnBasis(sample, basis, capital), 'entrySpread'),
-      costsUsd: dec(capital).times(dec(sample.buyFeePercent).plus(sample.sellFeePercent)).div(100).plus(sample.withdrawalFeeUsd),
+      spread: roundFast(spread, spreadScale(sample, capital), PERCENT_DECIMALS) ?? percent(exactSpreadOnBasis(sample, basis, capital), 'entrySpread'),
+      buyFeePercent: sample.buyFeePercent,
+      sellFeePercent: sample.sellFeePercent,
+      withdrawalFeeUsd: sample.withdrawalFeeUsd,
       feesEstimated: sample.feesEstimated,
     };
   }
@@ -236,12 +247,31 @@ export class BacktestEngine {
       return { ...base, exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null };
     }
     // An expired operation is closed at spread 0 and still pays its costs.
+    return { ...base, ...(this.fastFigures(entry, exitGrossSpread) ?? this.decimalFigures(entry, exitGrossSpread)) };
+  }
+
+  /** Thousands of operations per walk: from doubles when roundFast can answer (see journal PnL). */
+  private fastFigures(entry: Entry, exitGrossSpread: number): OperationFigures | undefined {
+    const { capital } = this.params;
+    const grossUsd = (capital * exitGrossSpread) / 100;
+    const netUsd = grossUsd - ((capital * (entry.buyFeePercent + entry.sellFeePercent)) / 100 + entry.withdrawalFeeUsd);
+    const scale = (capital * (Math.abs(exitGrossSpread) + entry.buyFeePercent + entry.sellFeePercent)) / 100 + entry.withdrawalFeeUsd;
+    const exit = roundFast(exitGrossSpread, exitGrossSpread, PERCENT_DECIMALS);
+    const gross = roundFast(grossUsd, scale, AMOUNT_DECIMALS);
+    const net = roundFast(netUsd, scale, AMOUNT_DECIMALS);
+    const netPercent = roundFast((netUsd / capital) * 100, (scale / capital) * 100, PERCENT_DECIMALS);
+    if (exit === undefined || gross === undefined || net === undefined || netPercent === undefined) return undefined;
+    return { exitGrossSpread: exit, grossUsd: gross, netUsd: net, netPercent };
+  }
+
+  /** The definition: in decimal, rounded once; throws FigureOutOfRangeError when out of range. */
+  private decimalFigures(entry: Entry, exitGrossSpread: number): OperationFigures {
     const { capital } = this.params;
     const exitGross = dec(exitGrossSpread);
+    const costsUsd = dec(capital).times(dec(entry.buyFeePercent).plus(entry.sellFeePercent)).div(100).plus(entry.withdrawalFeeUsd);
     const grossUsd = dec(capital).times(exitGross).div(100);
-    const netUsd = grossUsd.minus(entry.costsUsd);
+    const netUsd = grossUsd.minus(costsUsd);
     return {
-      ...base,
       exitGrossSpread: percent(exitGross, 'exitGrossSpread'),
       grossUsd: amount(grossUsd, 'grossUsd'),
       netUsd: amount(netUsd, 'netUsd'),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../errors/app-error.js';
-import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundsAtLeast, thresholdFast, roundAmount } from './money.js';
+import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundFast, roundsAtLeast, thresholdFast, roundAmount } from './money.js';
 
 describe('money policy (README "Money and percent figures")', () => {
   it('computes on the decimals as written: 0.1 + 0.2 is 0.3, not 0.30000000000000004', () => {
@@ -77,5 +77,30 @@ describe('money policy (README "Money and percent figures")', () => {
         { seed: 18, numRuns: 2_000 },
       );
     });
+  });
+});
+
+describe('roundFast: the rule on a double, only where doubles cannot be wrong', () => {
+  it('rounds half away from zero like decimal, and abstains at a tie', () => {
+    expect(roundFast(0.1 + 0.2, 0.3, 8)).toBe(0.3);
+    expect(roundFast(1.234567884, 2, 8)).toBe(1.23456788);
+    expect(roundFast(-1.234567886, 2, 8)).toBe(-1.23456789);
+    expect(roundFast(0.000000005, 1, 8)).toBeUndefined(); // a tie: decimal decides (0.00000001)
+    expect(Object.is(roundFast(-0.000000001, 1, 8), 0)).toBe(true);
+    expect(roundFast(1e12, 1e12, 8)).toBeUndefined(); // near the range limit: decimal, which checks it
+  });
+
+  it('whenever it answers, it answers what decimal does (property, the journal formula)', () => {
+    const money = fc.integer({ min: 1, max: 2_000_000_000 }).map((n) => n / 1_000_000); // 6 decimals: × 3 gives ties at the 8th
+    const qty = fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 1000);
+    fc.assert(
+      fc.property(money, money, qty, money, (buy, sell, q, fee) => {
+        const approx = (sell - buy) * q - fee;
+        const fast = roundFast(approx, (sell + buy) * q + fee, 8);
+        const exact = amount(dec(sell).minus(buy).times(q).minus(fee), 'x');
+        if (fast !== undefined) expect(fast).toBe(exact);
+      }),
+      { seed: 18, numRuns: 2_000 },
+    );
   });
 });

@@ -91,12 +91,41 @@ export const isProfitable = (roundedFigure: number): boolean => roundedFigure > 
  */
 export const DOUBLE_TRUST = 1e-12;
 
+/** 10^d and half of 10^-d for d = 0..12, looked up rather than computed per call. */
+const POW10 = Array.from({ length: 13 }, (_, d) => 10 ** d);
+const HALF_UNIT = POW10.map((p) => 0.5 / p);
+
+/**
+ * The rule applied to a figure computed in doubles (`approx`, from terms of magnitude up to
+ * `scale`), for loops that value thousands of rows: the rounded figure, when no rounding tie lies
+ * within the error doubles may carry (then it is exactly what decimal gives: a tie is the only
+ * place where a small error changes the rounded result); undefined otherwise, and the caller
+ * computes the figure in decimal. Never -0. No range check: callers fall back to decimal near
+ * the range limit, where the limit is checked.
+ */
+export function roundFast(approx: number, scale: number, decimals: number): number | undefined {
+  const unit = POW10[decimals];
+  const magnitude = Math.max(Math.abs(scale), Math.abs(approx));
+  if (!(magnitude < FAST_LIMIT)) return undefined;
+  const scaled = approx * unit;
+  const floor = Math.floor(scaled);
+  const fraction = scaled - floor;
+  // The doubles' error, in units of the last decimal, plus the rounding of approx × unit.
+  const error = (DOUBLE_TRUST * (magnitude + 1) + Math.abs(approx) * 1e-15) * unit;
+  if (Math.abs(fraction - 0.5) <= error) return undefined;
+  const rounded = (fraction < 0.5 ? floor : floor + 1) / unit;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Beyond this magnitude roundFast defers to decimal (and so to the range check). */
+const FAST_LIMIT = MAX_FIGURE / 10;
+
 /**
  * true: the rounded figure is certainly above `threshold`; false: certainly below it; undefined:
  * it may round to the threshold itself, ask decimal (`roundsAbove` / `roundsAtLeast`).
  */
 export function thresholdFast(approx: number, scale: number, threshold: number, decimals: number): boolean | undefined {
-  const band = 0.5 * 10 ** -decimals + DOUBLE_TRUST * (Math.abs(scale) + Math.abs(threshold) + 1);
+  const band = HALF_UNIT[decimals] + DOUBLE_TRUST * (Math.abs(scale) + Math.abs(threshold) + 1);
   if (approx > threshold + band) return true;
   if (approx < threshold - band) return false;
   return undefined;
