@@ -143,7 +143,10 @@ export class JournalRepository {
         GROUP BY GROUPING SETS ((${day}), (strategy), (asset), (buy_exchange, sell_exchange), (source))`;
     const rows = await this.repo.manager.transaction(async (manager) => {
       // 100,000 rows sorted by day are ~8 MB, above the 4 MB default: the sort would spill to disk.
-      await manager.query(`SET LOCAL work_mem = '32MB'`);
+      // With numeric sums the planner estimates larger aggregate states and, at 32 MB, sorts for
+      // four of the five grouping sets (1.1 s instead of 0.55 s for 100,000 rows in EXPLAIN
+      // ANALYZE); at 64 MB it keeps one hash pass. The actual hash table holds ~750 groups.
+      await manager.query(`SET LOCAL work_mem = '64MB'`);
       return manager.query<TallyRow[]>(sql, params);
     });
     const tallies = emptyTallies();
