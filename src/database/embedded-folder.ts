@@ -23,7 +23,16 @@ export function assertUsableFolder(folder: string): void {
     fs.writeFileSync(probe, Buffer.alloc(64 * 1024));
     fs.rmSync(probe);
   } catch (err) {
-    fs.rmSync(probe, { force: true });
     throw new EmbeddedFolderError(folder, err);
+  } finally {
+    removeQuietly(probe);
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Nothing was written where nothing can be written.
   }
 }
