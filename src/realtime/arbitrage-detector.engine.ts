@@ -224,8 +224,14 @@ export function exceedsThreshold(profit: number, ask: number, bid: number, minPr
  * double is a broken quote) and a spread that exceeds the threshold as emitted.
  */
 function opens(profit: number, ask: number, bid: number, minProfitPercent: number): boolean {
+  // Most routes are far below the threshold: answered with one comparison. Exact, because below
+  // the threshold the doubles' error is far smaller than this margin: for a bid ≥ 0 the error
+  // scale (|bid| + ask) ÷ ask × 100 is the spread + 200, so under 1e-12 × (threshold + 200).
+  if (!(profit > minProfitPercent - BELOW_MARGIN)) return false;
   return ask > 0 && Number.isFinite(profit) && exceedsThreshold(profit, ask, bid, minProfitPercent);
 }
+
+const BELOW_MARGIN = 1e-6;
 
 const exactProfitPercent = (ask: number, bid: number) => dec(bid).minus(ask).div(ask).times(100);
 
