@@ -50,7 +50,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(CROSSING_COUNTS_PATH, crossingCountsBodyParser(config.bodyLimitBytes));
   app.use(express.json({ limit: config.bodyLimitBytes }));
   setupSwagger(app);
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -10,7 +10,7 @@ import { CalculatorDto } from './dto/calculator.dto.js';
 import { CalculatorPnlDto } from './dto/calculator-pnl.dto.js';
 import type { CalculatorPositionDto } from './dto/calculator-position.dto.js';
 import type { SaveCalculatorDto } from './dto/save-calculator.dto.js';
-import { computePnl } from './pnl.engine.js';
+import { computePnl, entryFigures } from './pnl.engine.js';
 
 /** A saved or removed entry, so open streams of that (email, ticker) follow it at once. */
 export interface CalculatorChange {
@@ -58,6 +58,8 @@ export class CalculatorsService {
    * concurrent saves of one pair end as one row; a repeat keeps the id and creation time.
    */
   async save(dto: SaveCalculatorDto): Promise<CalculatorDto> {
+    // Out-of-range totals are a 400 before anything is stored (README "Money and percent figures").
+    entryFigures(dto);
     const params = [dto.email, dto.ticker, dto.entrySpotValue, dto.entryShortValue, dto.entrySpotQty, dto.entryFuturesQty];
     const rows: CalculatorRow[] = await this.calculators.query(UPSERT, params);
     const row = rows[0];

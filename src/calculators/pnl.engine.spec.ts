@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computePnl, entryFigures, tidy } from './pnl.engine.js';
+import { FigureOutOfRangeError } from '../common/money/money.js';
+import { computePnl, entryFigures } from './pnl.engine.js';
 
 /** Every expectation is worked out by hand in the comment above it. */
 describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
@@ -18,7 +19,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       // 9.9 ÷ 100.2 × 100 = 9.88023952095808…
       const f = entryFigures({ entrySpotValue: 100.2, entryShortValue: 110.1, entrySpotQty: 1, entryFuturesQty: 1 });
       expect(f.entrySpread).toBe(9.9);
-      expect(f.entrySpreadPercentage).toBeCloseTo(9.88023952095808, 10);
+      expect(f.entrySpreadPercentage).toBe(9.88023952);
     });
 
     it('a futures price below spot gives a negative entry spread', () => {
@@ -43,10 +44,10 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       currentSpotPrice: 105,
       currentFuturePrice: 108,
       currentSpread: 3,
-      currentSpreadPercentage: expect.closeTo(2.857142857142857, 9),
+      currentSpreadPercentage: 2.85714286,
       fundingRate: 0.0001,
       pnl: 14,
-      pnlPercentage: expect.closeTo(3.333333333333333, 9),
+      pnlPercentage: 3.33333333,
       isProfitable: true,
     });
   });
@@ -59,7 +60,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       { spotBid: 95, futuresAsk: 112, fundingRate: null },
     );
     expect(r.pnl).toBe(-7);
-    expect(r.pnlPercentage).toBeCloseTo(-3.333333333333333, 9);
+    expect(r.pnlPercentage).toBe(-3.33333333);
     expect(r.isProfitable).toBe(false);
     expect(r.fundingRate).toBeNull();
   });
@@ -94,9 +95,9 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       { spotBid: 2100, futuresAsk: 2080, fundingRate: -0.0002 },
     );
     expect(r.pnl).toBe(66);
-    expect(r.pnlPercentage).toBeCloseTo(1.2195121951219512, 9);
+    expect(r.pnlPercentage).toBe(1.2195122);
     expect(r.currentSpread).toBe(-20);
-    expect(r.currentSpreadPercentage).toBeCloseTo(-0.9523809523809523, 9);
+    expect(r.currentSpreadPercentage).toBe(-0.95238095);
     expect(r.entrySpread).toBe(10);
     expect(r.entrySpreadPercentage).toBe(0.5);
     expect(r.isProfitable).toBe(true);
@@ -109,10 +110,10 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       { spotBid: 105, futuresAsk: 103, fundingRate: null },
     );
     expect(r.currentSpread).toBe(-2);
-    expect(r.currentSpreadPercentage).toBeCloseTo(-1.9047619047619047, 9);
+    expect(r.currentSpreadPercentage).toBe(-1.9047619);
     // spot +5, futures (101 − 103) = −2; pnl 3; total 201; 3 ÷ 201 × 100 = 1.4925373134…
     expect(r.pnl).toBe(3);
-    expect(r.pnlPercentage).toBeCloseTo(1.4925373134328357, 9);
+    expect(r.pnlPercentage).toBe(1.49253731);
   });
 
   it('tiny prices (1e-8) with large quantities', () => {
@@ -124,7 +125,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       { spotBid: 1.1e-8, futuresAsk: 1.1e-8, fundingRate: null },
     );
     expect(r.pnl).toBe(2);
-    expect(r.pnlPercentage).toBeCloseTo(9.090909090909092, 9);
+    expect(r.pnlPercentage).toBe(9.09090909);
     expect(r.currentSpread).toBe(0);
     expect(r.entrySpread).toBe(2e-9);
     expect(r.entrySpreadPercentage).toBe(20);
@@ -139,7 +140,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
     );
     expect(r.pnl).toBe(3e-8);
     expect(r.isProfitable).toBe(true);
-    expect(r.pnlPercentage).toBeCloseTo(1.4925373134328357, 9);
+    expect(r.pnlPercentage).toBe(1.49253731);
   });
 
   it('large values: price 1e6 × quantity 1e4', () => {
@@ -150,7 +151,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
       { spotBid: 1_000_100, futuresAsk: 1_000_300, fundingRate: null },
     );
     expect(r.pnl).toBe(3e6);
-    expect(r.pnlPercentage).toBeCloseTo(0.014996250937265684, 12);
+    expect(r.pnlPercentage).toBe(0.01499625);
     expect(r.currentSpread).toBe(200);
     expect(entryFigures({ entrySpotValue: 1e6, entryShortValue: 1_000_500, entrySpotQty: 1e4, entryFuturesQty: 1e4 })).toEqual({
       entrySpotTotalValue: 1e10,
@@ -171,10 +172,84 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
     expect(r.pnl).toBe(0.25);
   });
 
-  it('tidy keeps twelve significant digits and never returns -0', () => {
-    expect(tidy(0.1 + 0.2)).toBe(0.3);
-    expect(tidy(1.23456789012345e-9)).toBe(1.23456789012e-9);
-    expect(Object.is(tidy(-0), 0)).toBe(true);
-    expect(tidy(-1e-300 * 1e-300)).toBe(0);
+  describe('money policy: decimal, 8 decimals half away from zero, profitable only above 0 as shown', () => {
+    it('break-even: pnl exactly 0 and not profitable (doubles said 5.68e-14 and profitable)', () => {
+      // spot (300.22 − 300.01) × 1 = 0.21; futures (300.07 − 300.28) × 1 = −0.21; pnl 0
+      // entry total 300.01 + 300.07 = 600.08; 0 ÷ 600.08 × 100 = 0
+      const r = computePnl(
+        { entrySpotValue: 300.01, entryShortValue: 300.07, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 300.22, futuresAsk: 300.28, fundingRate: null },
+      );
+      expect(300.22 - 300.01 + (300.07 - 300.28)).toBe(2 ** -44); // what doubles say: 5.68e-14
+      expect(r.pnl).toBe(0);
+      expect(r.pnlPercentage).toBe(0);
+      expect(r.isProfitable).toBe(false);
+      // current spread 300.28 − 300.22 = 0.06 exactly (doubles: 0.05999999999996817)
+      expect(r.currentSpread).toBe(0.06);
+    });
+
+    it('tiny: a profit below half of the 8th decimal rounds to 0 and is not profitable', () => {
+      // spot (100.000000004 − 100) × 1 = 0.000000004; futures (100 − 100) × 1 = 0; pnl 4e-9 → 0.00000000
+      const r = computePnl(
+        { entrySpotValue: 100, entryShortValue: 100, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 100.000000004, futuresAsk: 100, fundingRate: null },
+      );
+      expect(r.pnl).toBe(0);
+      expect(r.isProfitable).toBe(false);
+      // exactly half a unit of the 8th decimal rounds away from zero: 5e-9 → 0.00000001, profitable
+      const half = computePnl(
+        { entrySpotValue: 100, entryShortValue: 100, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 100.000000005, futuresAsk: 100, fundingRate: null },
+      );
+      expect(half.pnl).toBe(0.00000001);
+      expect(half.isProfitable).toBe(true);
+    });
+
+    it('negative: −5e-9 rounds away from zero to −0.00000001; −4e-9 to 0 (never −0)', () => {
+      const loss = computePnl(
+        { entrySpotValue: 100, entryShortValue: 100, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 99.999999995, futuresAsk: 100, fundingRate: null },
+      );
+      expect(loss.pnl).toBe(-0.00000001);
+      expect(loss.isProfitable).toBe(false);
+      const tiny = computePnl(
+        { entrySpotValue: 100, entryShortValue: 100, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 99.999999996, futuresAsk: 100, fundingRate: null },
+      );
+      expect(Object.is(tiny.pnl, 0)).toBe(true);
+    });
+
+    it('percentages round to 8 decimals: 1 ÷ 3 of the capital is 33.33333333 %', () => {
+      // spot (101 − 100) × 1 = 1; futures 0; entry total 100 × 1 + 200 × 1 … use 1 ÷ 3:
+      // entry total 1 × 1 + 2 × 1 = 3; spot (2 − 1) × 1 = 1; futures (2 − 2) × 1 = 0; 1 ÷ 3 × 100 = 33.333…
+      const r = computePnl(
+        { entrySpotValue: 1, entryShortValue: 2, entrySpotQty: 1, entryFuturesQty: 1 },
+        { spotBid: 2, futuresAsk: 2, fundingRate: null },
+      );
+      expect(r.pnl).toBe(1);
+      expect(r.pnlPercentage).toBe(33.33333333);
+      // 2 ÷ 3 × 100 = 66.666…67 rounds up: entry spread 1 … current spread 0 ÷ 2 = 0
+      expect(r.currentSpreadPercentage).toBe(0);
+      expect(entryFigures({ entrySpotValue: 3, entryShortValue: 5, entrySpotQty: 1, entryFuturesQty: 1 }).entrySpreadPercentage).toBe(66.66666667);
+    });
+
+    it('huge: totals up to just below 1e13 are figures; at 1e13 they are out of range (a 400), never null', () => {
+      // 9,999,999 × 1,000,000 = 9,999,999,000,000 < 1e13
+      expect(entryFigures({ entrySpotValue: 9_999_999, entryShortValue: 1, entrySpotQty: 1e6, entryFuturesQty: 1 }).entrySpotTotalValue).toBe(9_999_999_000_000);
+      // 1e7 × 1e6 = 1e13: out of range
+      expect(() => entryFigures({ entrySpotValue: 1e7, entryShortValue: 1, entrySpotQty: 1e6, entryFuturesQty: 1 })).toThrow(
+        new FigureOutOfRangeError('entrySpotTotalValue'),
+      );
+      // the reported overflow: 1e200 × 1e200 is Infinity in doubles (pnl null in JSON)
+      expect(() => entryFigures({ entrySpotValue: 1e200, entryShortValue: 1e200, entrySpotQty: 1e200, entryFuturesQty: 1e200 })).toThrow(
+        'entrySpotTotalValue is out of range (figures are limited to ±1e13)',
+      );
+      expect(() =>
+        computePnl(
+          { entrySpotValue: 1, entryShortValue: 1, entrySpotQty: 1e12, entryFuturesQty: 1 },
+          { spotBid: 100, futuresAsk: 1, fundingRate: null },
+        ),
+      ).toThrow('pnl is out of range (figures are limited to ±1e13)'); // (100 − 1) × 1e12 = 9.9e13
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { amount, dec, isProfitable, percent, priceFigure } from '../common/money/money.js';
+
 /**
  * Calculator math (SPEC 2.1, 2.2, D5). Pure: no I/O, no clock.
  * The position is long spot (bought at entrySpotValue) and short futures (sold at
@@ -39,47 +41,45 @@ export interface PnlFigures {
   isProfitable: boolean;
 }
 
-/** SPEC 2.1: the totals and spread stored with an entry. */
+/**
+ * SPEC 2.1: the totals and spread stored with an entry, in decimal, rounded once (README
+ * "Money and percent figures"). Throws FigureOutOfRangeError (a 400) when one is out of range.
+ */
 export function entryFigures(v: EntryValues): EntryFigures {
-  const entrySpread = v.entryShortValue - v.entrySpotValue;
+  const spot = dec(v.entrySpotValue);
+  const short = dec(v.entryShortValue);
+  const entrySpread = short.minus(spot);
   return {
-    entrySpotTotalValue: tidy(v.entrySpotValue * v.entrySpotQty),
-    entryFuturesTotalValue: tidy(v.entryShortValue * v.entryFuturesQty),
-    entrySpread: tidy(entrySpread),
-    entrySpreadPercentage: tidy((entrySpread / v.entrySpotValue) * 100),
+    entrySpotTotalValue: amount(spot.times(v.entrySpotQty), 'entrySpotTotalValue'),
+    entryFuturesTotalValue: amount(short.times(v.entryFuturesQty), 'entryFuturesTotalValue'),
+    entrySpread: priceFigure(entrySpread, 'entrySpread'),
+    entrySpreadPercentage: percent(entrySpread.div(spot).times(100), 'entrySpreadPercentage'),
   };
 }
 
-/** SPEC 2.2 rules 1-5; isProfitable exactly when the (shown) pnl is above 0. */
+/** SPEC 2.2 rules 1-5 in decimal; isProfitable exactly when the pnl AS SHOWN (rounded) is above 0. */
 export function computePnl(v: EntryValues, market: MarketPrices): PnlFigures {
-  const spotChange = (market.spotBid - v.entrySpotValue) * v.entrySpotQty;
-  const futuresChange = (v.entryShortValue - market.futuresAsk) * v.entryFuturesQty;
-  const entryTotal = v.entrySpotValue * v.entrySpotQty + v.entryShortValue * v.entryFuturesQty;
-  const pnl = tidy(spotChange + futuresChange);
-  const currentSpread = market.futuresAsk - market.spotBid;
+  const spot = dec(v.entrySpotValue);
+  const short = dec(v.entryShortValue);
+  const bid = dec(market.spotBid);
+  const ask = dec(market.futuresAsk);
+  const spotChange = bid.minus(spot).times(v.entrySpotQty);
+  const futuresChange = short.minus(ask).times(v.entryFuturesQty);
+  const rawPnl = spotChange.plus(futuresChange);
+  const entryTotal = spot.times(v.entrySpotQty).plus(short.times(v.entryFuturesQty));
+  const currentSpread = ask.minus(bid);
   const { entrySpread, entrySpreadPercentage } = entryFigures(v);
+  const pnl = amount(rawPnl, 'pnl');
   return {
     entrySpread,
     entrySpreadPercentage,
     currentSpotPrice: market.spotBid,
     currentFuturePrice: market.futuresAsk,
-    currentSpread: tidy(currentSpread),
-    currentSpreadPercentage: tidy((currentSpread / market.spotBid) * 100),
+    currentSpread: priceFigure(currentSpread, 'currentSpread'),
+    currentSpreadPercentage: percent(currentSpread.div(bid).times(100), 'currentSpreadPercentage'),
     fundingRate: market.fundingRate,
     pnl,
-    pnlPercentage: tidy(((spotChange + futuresChange) / entryTotal) * 100),
-    isProfitable: pnl > 0,
+    pnlPercentage: percent(rawPnl.div(entryTotal).times(100), 'pnlPercentage'),
+    isProfitable: isProfitable(pnl),
   };
-}
-
-/**
- * Twelve significant digits: drops binary floating noise (110.1 − 100.2 = 9.899999999999991
- * becomes 9.9) that a trader would read as an error, while keeping tiny prices (1e-8) and
- * large totals (1e10) exact to far below anything shown. Relative, not a fixed number of
- * decimals, so a micro-cap position never rounds to 0. Never -0.
- */
-export function tidy(value: number): number {
-  if (!Number.isFinite(value) || value === 0) return value === 0 ? 0 : value;
-  const rounded = Number(value.toPrecision(12));
-  return rounded === 0 ? 0 : rounded;
 }

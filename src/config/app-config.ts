@@ -16,6 +16,8 @@ export interface AppConfig {
    */
   trustProxy: false | number | string[];
   database: DatabaseConfig;
+  /** SIGTERM/SIGINT: how long in-flight work may take to finish before the process exits anyway. */
+  shutdownTimeoutMs: number;
   bodyLimitBytes: number;
   sse: SseConfig;
   realtime: RealtimeConfig;

@@ -52,6 +52,13 @@ export class EnvDto {
   CORS_ORIGINS: string = '*';
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000' })
+  @Min(100, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000' })
+  @Max(600_000, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000' })
+  SHUTDOWN_TIMEOUT_MS: number = 10_000;
+
+  @IsOptional()
   @ValidateBy({ name: 'trustProxy', validator: { validate: (v: unknown) => typeof v === 'string' && parseTrustProxy(v) !== undefined } }, { message: TRUST_PROXY_RULE })
   TRUST_PROXY: string = '0';
 

@@ -27,6 +27,7 @@ describe('environment validation', () => {
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// URL'],
     ['TRUST_PROXY', 'yes', 'TRUST_PROXY must be 0, false, a hop count from 1 to 10'],
+    ['SHUTDOWN_TIMEOUT_MS', '50', 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000'],
     ['LOG_FORMAT', 'xml', 'LOG_FORMAT must be one of auto, json, pretty'],
     ['CORS_ORIGINS', 'a, b', 'CORS_ORIGINS must be * or a comma-separated list of origins'],
     ['HISTORY_INTERVAL_MS', '999', 'HISTORY_INTERVAL_MS must be 0 (recorder off) or an integer from 1000 to 3600000'],

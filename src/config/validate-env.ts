@@ -43,6 +43,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', path: env.DB_PATH },
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bodyLimitBytes: 1024 * 1024,
     realtime: {
       minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,

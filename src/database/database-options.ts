@@ -23,7 +23,9 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
   };
   switch (db.kind) {
     case 'postgres':
-      return { ...common, url: db.url, poolSize: 10 };
+      // A server that does not answer (not even a refusal) fails a connect after 5 s, so requests
+      // answer their 500 texts instead of hanging while it is unreachable.
+      return { ...common, url: db.url, poolSize: 10, connectTimeoutMS: 5_000 };
     case 'pglite':
       return { ...common, driver: createPgliteDriver(db.path), database: 'postgres' };
   }

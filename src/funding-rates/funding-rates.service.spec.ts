@@ -73,7 +73,7 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
     await service.collect();
     const e = service.list(all).data[0];
     expect(e).toMatchObject({ intervalSource: 'derived_schedule', fundingIntervalSeconds: 14_400 });
-    expect(e?.aprPercent).toBeCloseTo(21.9, 10); // 0.0001 × 2190 × 100
+    expect(e?.aprPercent).toBe(21.9); // 0.0001 × 2190 × 100
   });
 
   it('spotPrice is the fresh spot mid of the same exchange, else null', async () => {
@@ -84,6 +84,17 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
     await service.collect();
     const spot = Object.fromEntries(service.list(all).data.map((e) => [`${e.exchange}/${e.contract}`, e.spotPrice]));
     expect(spot).toEqual({ 'binance/BTCUSDT': 97_001, 'binance/ETHUSDT': null, 'okx/BTC-USDT-SWAP': null });
+  });
+
+  it('spotPrice is a price figure: in decimal, rounded once to 12 decimals', async () => {
+    const { source, book, service } = setup();
+    // (0.1 + 0.2) ÷ 2 = 0.15 (doubles: 0.15000000000000002); (1e-12 + 2e-12) ÷ 2 = 1.5e-12 → 0.000000000002
+    book.apply({ exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 0.1, ask: 0.2, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    book.apply({ exchange: 'binance', market: 'SPOT', ticker: 'ETH-USDT', bid: 1e-12, ask: 2e-12, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    source.funding.set('binance', [snap({}), snap({ contract: 'ETHUSDT', ticker: 'ETH-USDT' })]);
+    await service.collect();
+    const spot = Object.fromEntries(service.list(all).data.map((e) => [e.contract, e.spotPrice]));
+    expect(spot).toEqual({ BTCUSDT: 0.15, ETHUSDT: 0.000000000002 });
   });
 
   it('before any collection: 200-shaped empty page', () => {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { dec, roundPrice } from '../common/money/money.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from '../market-data/clock.js';
 import type { ExchangeName } from '../market-data/exchanges.js';
@@ -86,8 +87,9 @@ export class FundingRatesService {
       intervalSeconds: stated ? s.intervalSeconds : derived,
       intervalSource: stated ? 'exchange' : derived !== null ? 'derived_schedule' : 'unavailable',
       nextFundingTime: s.nextFundingTime,
-      // D11: the spot mid of the same exchange, when a fresh quote is known.
-      spotPrice: spot && !this.book.isStale(spot, now) ? (spot.bid + spot.ask) / 2 : null,
+      // D11: the spot mid of the same exchange, when a fresh quote is known; a price figure (README
+      // "Money and percent figures"), so (0.1 + 0.2) ÷ 2 is 0.15, not 0.15000000000000002.
+      spotPrice: spot && !this.book.isStale(spot, now) ? roundPrice(dec(spot.bid).plus(spot.ask).div(2)) : null,
       markPrice: s.markPrice,
       updatedAt: now,
     };

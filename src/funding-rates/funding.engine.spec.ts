@@ -21,15 +21,26 @@ function entry(exchange: string, contract: string, apr: number | null): FundingE
 
 describe('aprPercent: rate × (365 × 86400 ÷ interval) × 100', () => {
   // 8 h: 3 payments a day, 1095 a year. 0.0001 × 1095 × 100 = 10.95 %.
-  it('positive rate, 8 h interval', () => expect(aprPercent(0.0001, 8 * HOUR)).toBeCloseTo(10.95, 10));
+  it('positive rate, 8 h interval', () => expect(aprPercent(0.0001, 8 * HOUR)).toBe(10.95));
   // 4 h: 2190 a year. −0.00025 × 2190 × 100 = −54.75 %.
-  it('negative rate, 4 h interval keeps the sign', () => expect(aprPercent(-0.00025, 4 * HOUR)).toBeCloseTo(-54.75, 10));
+  it('negative rate, 4 h interval keeps the sign', () => expect(aprPercent(-0.00025, 4 * HOUR)).toBe(-54.75));
   // 1 h: 8760 a year. 0.00005 × 8760 × 100 = 43.8 %.
   it('1 h interval: eight times the 8 h figure for the same rate', () => {
-    expect(aprPercent(0.00005, HOUR)).toBeCloseTo(43.8, 10);
-    expect(aprPercent(0.0001, HOUR)).toBeCloseTo(8 * (aprPercent(0.0001, 8 * HOUR) ?? NaN), 10);
+    expect(aprPercent(0.00005, HOUR)).toBe(43.8);
+    expect(aprPercent(0.0001, HOUR)).toBe(87.6); // 8 × 10.95
   });
   it('zero rate is 0 %', () => expect(aprPercent(0, 8 * HOUR)).toBe(0));
+  it('money policy: decimal, rounded once to 8 decimals, half away from zero', () => {
+    // 0.0003 × 2190 × 100 = 65.7 (doubles: 65.69999999999999)
+    expect(aprPercent(0.0003, 4 * HOUR)).toBe(65.7);
+    // 0.00000000001 × 1095 × 100 = 0.000001095 → 0.0000011 (the 9th decimal is a 5: away from zero)
+    // 0.00000000000004 × 1095 × 100 = 0.00000000438 → 0
+    expect(aprPercent(0.00000000001, 8 * HOUR)).toBe(0.0000011);
+    expect(Object.is(aprPercent(-0.00000000000004, 8 * HOUR), 0)).toBe(true);
+    // 1 ÷ 3 h: 0.0001 × 2920 × 100 = 29.2; 7 h: 0.0001 × 31,536,000 ÷ 25,200 × 100 = 12.5142857142… → 12.51428571
+    expect(aprPercent(0.0001, 3 * HOUR)).toBe(29.2);
+    expect(aprPercent(0.0001, 7 * HOUR)).toBe(12.51428571);
+  });
   it('null rate has no APR', () => expect(aprPercent(null, 8 * HOUR)).toBeNull());
   it('unknown or nonsensical interval has no APR', () => {
     expect(aprPercent(0.0001, null)).toBeNull();

@@ -1,3 +1,4 @@
+import { dec, roundPercent } from '../common/money/money.js';
 /**
  * Funding-rate math (SPEC 2.8, 4.6; DECISIONS D11): pure, no I/O, no clock of its own.
  * The collector feeds it what the exchanges answered; the controller serves what it returns.
@@ -47,10 +48,14 @@ export interface FundingObservation {
 
 const finite = (value: number | null): value is number => value !== null && Number.isFinite(value);
 
-/** D11: rate × (365 × 86400 ÷ interval seconds) × 100; null when either is unknown. */
+/**
+ * D11: rate × (365 × 86400 ÷ interval seconds) × 100; null when either is unknown. In decimal,
+ * rounded once (README "Money and percent figures"): 0.0003 every 4 h is 65.7 %, not
+ * 65.69999999999999. No range check: the figure comes from an exchange, not from a request.
+ */
 export function aprPercent(rate: number | null, intervalSeconds: number | null): number | null {
   if (!finite(rate) || !finite(intervalSeconds) || intervalSeconds <= 0) return null;
-  return rate * (SECONDS_PER_YEAR / intervalSeconds) * 100;
+  return roundPercent(dec(rate).times(SECONDS_PER_YEAR).div(intervalSeconds).times(100));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, percent, roundFast, type Dec } from '../common/money/money.js';
+
 /**
  * D10's computed results of one operation. Pure: no I/O, no clock.
  * The long leg buys at entryBuyPrice and sells at exitSellPrice (`quantity`); the short leg
@@ -24,36 +26,59 @@ export interface PnlResult {
 
 const OPEN: PnlResult = { grossPnl: null, netPnl: null, netPnlPct: null };
 
+/**
+ * In decimal, rounded once (README "Money and percent figures"); netPnlPct from the unrounded
+ * netPnl. Throws FigureOutOfRangeError (a 400) when a figure is out of range.
+ */
 export function computePnl(op: PnlInput): PnlResult {
   if (op.status === 'open') return OPEN;
-  const { grossPnl, netPnl, capital } = rawPnl(op);
+  return fastPnl(op) ?? decimalPnl(op);
+}
+
+/**
+ * The same figures from doubles, for lists and the export (a million rows): roundFast gives
+ * exactly the decimal result or abstains (a figure within the doubles' error of a rounding tie,
+ * or near the range limit), and then the row is computed in decimal.
+ */
+function fastPnl(op: PnlInput): PnlResult | undefined {
+  const q = op.quantity;
+  const sq = op.shortQuantity;
+  const long = q === 0 ? 0 : ((op.exitSellPrice ?? 0) - (op.entryBuyPrice ?? 0)) * q;
+  const short = sq === 0 ? 0 : ((op.entrySellPrice ?? 0) - (op.exitBuyPrice ?? 0)) * sq;
+  const grossScale =
+    (q === 0 ? 0 : (Math.abs(op.exitSellPrice ?? 0) + Math.abs(op.entryBuyPrice ?? 0)) * q) +
+    (sq === 0 ? 0 : (Math.abs(op.entrySellPrice ?? 0) + Math.abs(op.exitBuyPrice ?? 0)) * sq);
+  const gross = long + short;
+  const net = gross - op.tradingFees - op.withdrawalFees + op.funding;
+  const netScale = grossScale + Math.abs(op.tradingFees) + Math.abs(op.withdrawalFees) + Math.abs(op.funding);
+  const capital = (q === 0 ? 0 : (op.entryBuyPrice ?? 0) * q) + (sq === 0 ? 0 : (op.entrySellPrice ?? 0) * sq);
+  const grossPnl = roundFast(gross, grossScale, AMOUNT_DECIMALS);
+  const netPnl = roundFast(net, netScale, AMOUNT_DECIMALS);
+  if (grossPnl === undefined || netPnl === undefined) return undefined;
+  if (!(capital > 0)) return { grossPnl, netPnl, netPnlPct: null };
+  const netPnlPct = roundFast((net / capital) * 100, (netScale / capital) * 100, PERCENT_DECIMALS);
+  return netPnlPct === undefined ? undefined : { grossPnl, netPnl, netPnlPct };
+}
+
+/** The definition: in decimal, rounded once; throws FigureOutOfRangeError when out of range. */
+function decimalPnl(op: PnlInput): PnlResult {
+  const { grossPnl, netPnl, capital } = exactPnl(op);
   return {
-    grossPnl: roundAmount(grossPnl),
-    netPnl: roundAmount(netPnl),
-    netPnlPct: capital > 0 ? roundAmount((netPnl / capital) * 100) : null,
+    grossPnl: amount(grossPnl, 'grossPnl'),
+    netPnl: amount(netPnl, 'netPnl'),
+    netPnlPct: capital.gt(0) ? percent(netPnl.div(capital).times(100), 'netPnlPct') : null,
   };
 }
 
-/** Unrounded figures, so sums over many operations round once, at the end. */
-export function rawPnl(op: Omit<PnlInput, 'status'>): { grossPnl: number; netPnl: number; capital: number } {
-  const grossPnl =
-    leg(op.quantity, op.exitSellPrice, op.entryBuyPrice) + leg(op.shortQuantity, op.entrySellPrice, op.exitBuyPrice);
-  const netPnl = grossPnl - op.tradingFees - op.withdrawalFees + op.funding;
-  const capital = leg(op.quantity, op.entryBuyPrice, 0) + leg(op.shortQuantity, op.entrySellPrice, 0);
+function exactPnl(op: Omit<PnlInput, 'status'>): { grossPnl: Dec; netPnl: Dec; capital: Dec } {
+  const grossPnl = leg(op.quantity, op.exitSellPrice, op.entryBuyPrice).plus(leg(op.shortQuantity, op.entrySellPrice, op.exitBuyPrice));
+  const netPnl = grossPnl.minus(op.tradingFees).minus(op.withdrawalFees).plus(op.funding);
+  const capital = leg(op.quantity, op.entryBuyPrice, 0).plus(leg(op.shortQuantity, op.entrySellPrice, 0));
   return { grossPnl, netPnl, capital };
 }
 
 /** (sell − buy) × quantity; a leg with quantity 0 adds 0 whatever its (possibly null) prices. */
-function leg(quantity: number, sell: number | null, buy: number | null): number {
-  if (quantity === 0) return 0;
-  return ((sell ?? 0) - (buy ?? 0)) * quantity;
-}
-
-/**
- * Eight decimals: below a satoshi of any quote currency, and enough to drop binary floating
- * noise (1.0999999999999943 → 1.1) that a trader would read as an error. Never -0.
- */
-export function roundAmount(value: number): number {
-  const rounded = Number(value.toFixed(8));
-  return rounded === 0 ? 0 : rounded;
+function leg(quantity: number, sell: number | null, buy: number | null): Dec {
+  if (quantity === 0) return dec(0);
+  return dec(sell ?? 0).minus(buy ?? 0).times(quantity);
 }

@@ -173,4 +173,39 @@ describe('journal summary engine (SPEC 2.10, D10)', () => {
     expect(s.netPnl).toBe(1);
     expect(s.series[0]?.cumulativeNetPnl).toBe(1);
   });
+
+  describe('money policy: decimal sums of the operations as shown, rounded once', () => {
+    it('break-even, tiny, negative, zero: each operation rounded once, the totals summed exactly', () => {
+      const ops = [
+        // break-even: long (300.22 − 300.01) = 0.21, short (300.07 − 300.28) = −0.21: 0, not a win
+        op({ entryBuyPrice: 300.01, exitSellPrice: 300.22, shortQuantity: 1, entrySellPrice: 300.07, exitBuyPrice: 300.28 }),
+        // gross 0.000000005 → 0.00000001; net 0.000000005 − 0.000000015 = −0.00000001
+        op({ exitSellPrice: 100.000000005, tradingFees: 0.000000015 }),
+        // gross 0.000000004 → 0; net −0.000000011 → −0.00000001
+        op({ exitSellPrice: 100.000000004, withdrawalFees: 0.000000015 }),
+        // gross 0.00000001; net 0.000000005 − 0.000000015 + 0.00000002 = 0.00000001: a win
+        op({ exitSellPrice: 100.000000005, tradingFees: 0.000000015, funding: 0.00000002 }),
+      ];
+      const s = summarizeJournal(ops, ALL, 0);
+      // fees 3 × 0.000000015 = 0.000000045 → 0.00000005 (doubles: 4.4999…e-8 → 0.00000004)
+      expect([s.netPnl, s.grossPnl, s.winRate, s.feesPaid, s.fundingReceived]).toEqual([-0.00000001, 0.00000002, 25, 0.00000005, 0.00000002]);
+      expect(s.series).toEqual([{ date: '2026-03-10', netPnl: -0.00000001, cumulativeNetPnl: -0.00000001 }]);
+    });
+
+    it('many small figures add up without drift: 0.1 ten thousand times is 1000', () => {
+      const s = summarizeJournal(Array.from({ length: 10_000 }, () => op({ result: 0.5, tradingFees: 0.1, funding: -0.1 })), ALL, 0);
+      // per operation: gross 0.5, net 0.5 − 0.1 − 0.1 = 0.3; × 10,000
+      expect([s.grossPnl, s.netPnl, s.feesPaid, s.fundingReceived]).toEqual([5000, 3000, 1000, -1000]);
+    });
+
+    it('win rate is a percent rounded once: 2 wins in 3 = 66.66666667', () => {
+      expect(summarizeJournal([op({ result: 1 }), op({ result: 1 }), op({ result: -1 })], ALL, 0).winRate).toBe(66.66666667);
+    });
+
+    it('huge: totals of in-range figures above 1e13 are still sums, not errors (the limit is per operation)', () => {
+      // 2 × 8,999,999,999,999.99 = 17,999,999,999,999.98 → the nearest double, 17999999999999.98
+      const whale = op({ quantity: 1e6, entryBuyPrice: 1e6, exitSellPrice: 9_999_999.99999999 });
+      expect(summarizeJournal([whale, whale], ALL, 0)).toMatchObject({ grossPnl: 17_999_999_999_999.98, netPnl: 17_999_999_999_999.98 });
+    });
+  });
 });

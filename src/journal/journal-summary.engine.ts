@@ -1,5 +1,6 @@
 import { saoPauloDayResolver } from '../common/time/sao-paulo.js';
-import { computePnl, roundAmount, type PnlInput } from './journal-pnl.engine.js';
+import { dec, percent, roundAmount, type Dec } from '../common/money/money.js';
+import { computePnl, type PnlInput } from './journal-pnl.engine.js';
 
 /** A closed operation as the summary needs it; `closedAt` in Unix milliseconds. */
 export interface SummaryOperation extends Omit<PnlInput, 'status'> {
@@ -20,14 +21,18 @@ export interface SummaryPeriod {
   source?: string;
 }
 
-/** Sums over a set of closed operations; `wins` counts those with netPnl > 0. */
+/**
+ * Sums over a set of closed operations, in decimal; `wins` counts those with netPnl > 0.
+ * grossPnl and netPnl sum the operations' figures as shown (rounded once each), so the totals
+ * add up to the operations a trader sees; fees and funding sum the amounts as entered.
+ */
 export interface Tally {
   count: number;
   wins: number;
-  grossPnl: number;
-  netPnl: number;
-  fees: number;
-  funding: number;
+  grossPnl: Dec;
+  netPnl: Dec;
+  fees: Dec;
+  funding: Dec;
 }
 
 export const GROUPINGS = ['byRoute', 'byAsset', 'byStrategy', 'bySource'] as const;
@@ -94,10 +99,10 @@ export function addTally(map: Map<string, Tally>, key: string, part: Tally): voi
   }
   t.count += part.count;
   t.wins += part.wins;
-  t.grossPnl += part.grossPnl;
-  t.netPnl += part.netPnl;
-  t.fees += part.fees;
-  t.funding += part.funding;
+  t.grossPnl = t.grossPnl.plus(part.grossPnl);
+  t.netPnl = t.netPnl.plus(part.netPnl);
+  t.fees = t.fees.plus(part.fees);
+  t.funding = t.funding.plus(part.funding);
 }
 
 /** Single operations to tallies: the period is half-open, days are São Paulo days. */
@@ -111,10 +116,10 @@ export function tallyOperations(operations: Iterable<SummaryOperation>, period: 
     const part: Tally = {
       count: 1,
       wins: (netPnl ?? 0) > 0 ? 1 : 0,
-      grossPnl: grossPnl ?? 0,
-      netPnl: netPnl ?? 0,
-      fees: op.tradingFees + op.withdrawalFees,
-      funding: op.funding,
+      grossPnl: dec(grossPnl ?? 0),
+      netPnl: dec(netPnl ?? 0),
+      fees: dec(op.tradingFees).plus(op.withdrawalFees),
+      funding: dec(op.funding),
     };
     addTally(tallies.days, dayOf(op.closedAt), part);
     for (const grouping of GROUPINGS) addTally(tallies.groups[grouping], KEY_OF[grouping](op), part);
@@ -135,7 +140,7 @@ export function summarizeJournal(
 export function summarizeTallies(tallies: SummaryTallies, openOperations: number): JournalSummary {
   const total = emptyTallies().days;
   for (const t of tallies.days.values()) addTally(total, '', t);
-  const all = total.get('') ?? { count: 0, wins: 0, grossPnl: 0, netPnl: 0, fees: 0, funding: 0 };
+  const all = total.get('') ?? { count: 0, wins: 0, grossPnl: dec(0), netPnl: dec(0), fees: dec(0), funding: dec(0) };
   return {
     netPnl: roundAmount(all.netPnl),
     grossPnl: roundAmount(all.grossPnl),
@@ -160,17 +165,17 @@ function inPeriod(op: SummaryOperation, p: SummaryPeriod): boolean {
 }
 
 function winRate(t: Tally): number {
-  return t.count === 0 ? 0 : roundAmount((t.wins / t.count) * 100);
+  return t.count === 0 ? 0 : percent(dec(t.wins).div(t.count).times(100), 'winRate');
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function seriesOf(days: Map<string, Tally>): SummaryDay[] {
-  let cumulative = 0;
+  let cumulative = dec(0);
   return [...days.entries()]
     .sort(([a], [b]) => byText(a, b))
     .map(([date, t]) => {
-      cumulative += t.netPnl;
+      cumulative = cumulative.plus(t.netPnl);
       return { date, netPnl: roundAmount(t.netPnl), cumulativeNetPnl: roundAmount(cumulative) };
     });
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { Dec } from '../common/money/money.js';
 import { computePnl } from './journal-pnl.engine.js';
 import { saoPauloDaySql } from '../common/time/sao-paulo.js';
 import { addTally, emptyTallies, routeKey, type SummaryTallies, type Tally } from './journal-summary.engine.js';
@@ -19,7 +20,23 @@ export interface OperationFilters {
 
 export type SummaryFilters = Pick<OperationFilters, 'strategy' | 'asset' | 'source' | 'from' | 'to'>;
 
-interface TallyRow extends Tally {
+/**
+ * The sums in PostgreSQL numeric (decimal), never in double precision: each double goes through
+ * its text form, the shortest one that reads back as the same double (what JavaScript prints and
+ * decimal.js reads), so 0.1 sums as 0.1 and not as 0.1000000000000000055511151231257827.
+ */
+const DECIMAL_SUMS = `sum(gross_pnl::text::numeric) AS "grossPnl", sum(net_pnl::text::numeric) AS "netPnl",
+              sum(trading_fees::text::numeric + withdrawal_fees::text::numeric) AS fees,
+              sum(funding::text::numeric) AS funding`;
+
+/** One GROUPING SETS row; pg gives counts as numbers (cast) and numeric sums as strings. */
+interface TallyRow {
+  count: number | string;
+  wins: number | string;
+  grossPnl: string | null;
+  netPnl: string | null;
+  fees: string | null;
+  funding: string | null;
   day: string | null;
   strategy: string | null;
   asset: string | null;
@@ -121,13 +138,15 @@ export class JournalRepository {
     const day = saoPauloDaySql('closed_at');
     const sql = `SELECT ${day} AS day, strategy, asset, buy_exchange, sell_exchange, source,
               count(*)::int AS count, (count(*) FILTER (WHERE net_pnl > 0))::int AS wins,
-              sum(gross_pnl) AS "grossPnl", sum(net_pnl) AS "netPnl",
-              sum(trading_fees + withdrawal_fees) AS fees, sum(funding) AS funding
+              ${DECIMAL_SUMS}
          FROM journal_operations WHERE ${where}
         GROUP BY GROUPING SETS ((${day}), (strategy), (asset), (buy_exchange, sell_exchange), (source))`;
     const rows = await this.repo.manager.transaction(async (manager) => {
       // 100,000 rows sorted by day are ~8 MB, above the 4 MB default: the sort would spill to disk.
-      await manager.query(`SET LOCAL work_mem = '32MB'`);
+      // With numeric sums the planner estimates larger aggregate states and, at 32 MB, sorts for
+      // four of the five grouping sets (1.1 s instead of 0.55 s for 100,000 rows in EXPLAIN
+      // ANALYZE); at 64 MB it keeps one hash pass. The actual hash table holds ~750 groups.
+      await manager.query(`SET LOCAL work_mem = '64MB'`);
       return manager.query<TallyRow[]>(sql, params);
     });
     const tallies = emptyTallies();
@@ -215,10 +234,10 @@ function addRow(tallies: SummaryTallies, row: TallyRow): void {
   const tally: Tally = {
     count: Number(row.count),
     wins: Number(row.wins),
-    grossPnl: Number(row.grossPnl),
-    netPnl: Number(row.netPnl),
-    fees: Number(row.fees),
-    funding: Number(row.funding),
+    grossPnl: new Dec(row.grossPnl ?? 0),
+    netPnl: new Dec(row.netPnl ?? 0),
+    fees: new Dec(row.fees ?? 0),
+    funding: new Dec(row.funding ?? 0),
   };
   if (row.day !== null) addTally(tallies.days, row.day, tally);
   else if (row.strategy !== null) addTally(tallies.groups.byStrategy, row.strategy, tally);

@@ -1,7 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { firstMessage } from '../common/validation/app-validation.pipe.js';
+import { FigureOutOfRangeError } from '../common/money/money.js';
 import { CreateOperationDto } from './dto/create-operation.dto.js';
+import { computePnl } from './journal-pnl.engine.js';
 import type { JournalOperationEntity, OperationFields } from './journal-operation.entity.js';
 
 export type InputResult = { ok: true; fields: OperationFields } | { ok: false; message: string };
@@ -26,31 +28,39 @@ export function fieldsOf(dto: CreateOperationDto): InputResult {
     return { ok: false, message: 'quantity or shortQuantity must be a positive number' };
   }
   const closedAt = dto.closedAt ?? null;
-  return {
-    ok: true,
-    fields: {
-      status: closedAt ? 'closed' : 'open',
-      strategy: dto.strategy,
-      asset: dto.asset,
-      buyExchange: dto.buyExchange,
-      sellExchange: dto.sellExchange,
-      quantity,
-      shortQuantity,
-      entryBuyPrice: dto.entryBuyPrice ?? null,
-      entrySellPrice: dto.entrySellPrice ?? null,
-      exitBuyPrice: dto.exitBuyPrice ?? null,
-      exitSellPrice: dto.exitSellPrice ?? null,
-      tradingFees: dto.tradingFees ?? 0,
-      withdrawalFees: dto.withdrawalFees ?? 0,
-      funding: dto.funding ?? 0,
-      feesEstimated: dto.feesEstimated ?? false,
-      openedAt: dto.openedAt,
-      closedAt,
-      source: dto.source || 'manual',
-      externalId: dto.externalId || null,
-      notes: dto.notes || null,
-    },
-  };
+  return inRange({
+    status: closedAt ? 'closed' : 'open',
+    strategy: dto.strategy,
+    asset: dto.asset,
+    buyExchange: dto.buyExchange,
+    sellExchange: dto.sellExchange,
+    quantity,
+    shortQuantity,
+    entryBuyPrice: dto.entryBuyPrice ?? null,
+    entrySellPrice: dto.entrySellPrice ?? null,
+    exitBuyPrice: dto.exitBuyPrice ?? null,
+    exitSellPrice: dto.exitSellPrice ?? null,
+    tradingFees: dto.tradingFees ?? 0,
+    withdrawalFees: dto.withdrawalFees ?? 0,
+    funding: dto.funding ?? 0,
+    feesEstimated: dto.feesEstimated ?? false,
+    openedAt: dto.openedAt,
+    closedAt,
+    source: dto.source || 'manual',
+    externalId: dto.externalId || null,
+    notes: dto.notes || null,
+  });
+}
+
+/** A closed operation whose results would be out of range is refused like any invalid field. */
+function inRange(fields: OperationFields): InputResult {
+  try {
+    computePnl(fields);
+  } catch (error) {
+    if (error instanceof FigureOutOfRangeError) return { ok: false, message: error.message };
+    throw error;
+  }
+  return { ok: true, fields };
 }
 
 /** The writable fields of a stored operation, as a PATCH overlays them. */

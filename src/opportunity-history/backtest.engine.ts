@@ -1,3 +1,5 @@
+import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundAmount, roundFast, roundPercent, roundsAtLeast, thresholdFast, type Dec } from '../common/money/money.js';
+
 /**
  * The route backtest of DECISIONS D9, as a pure streaming computation: samples are pushed one by
  * one in ascending time and only the open window's running state is kept, so a 90-day look-back
@@ -62,8 +64,9 @@ export const HISTORY_LIMIT = 200;
 const GAP_INTERVALS = 3;
 
 /**
- * Spread on a basis (D9): gross as recorded; net also pays both taker fees and the withdrawal
- * fee as a share of the capital.
+ * Spread on a basis (D9), in doubles: gross as recorded; net also pays both taker fees and the
+ * withdrawal fee as a share of the capital. The per-sample threshold test runs on it (see
+ * `atOrAboveThreshold`); what is reported comes from `exactSpreadOnBasis`.
  */
 export function spreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capital: number): number {
   if (basis === 'gross') return sample.grossSpreadPercent;
@@ -75,11 +78,42 @@ export function spreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capita
   );
 }
 
+/** The magnitude of the terms of the net spread (bounds the gross one too). */
+function spreadScale(sample: BacktestSample, capital: number): number {
+  return Math.abs(sample.grossSpreadPercent) + sample.buyFeePercent + sample.sellFeePercent + (sample.withdrawalFeeUsd / capital) * 100;
+}
+
+/** The same spread in decimal, on the values as recorded. */
+export function exactSpreadOnBasis(sample: BacktestSample, basis: SpreadBasis, capital: number): Dec {
+  const gross = dec(sample.grossSpreadPercent);
+  if (basis === 'gross') return gross;
+  return gross.minus(sample.buyFeePercent).minus(sample.sellFeePercent).minus(dec(sample.withdrawalFeeUsd).div(capital).times(100));
+}
+
+/**
+ * D9's "spread ≥ threshold" on the spread AS SHOWN (rounded to 8 decimals), so an entrySpread
+ * never reads below the threshold. Doubles decide unless the sample is within about 5e-9 of the
+ * threshold; then decimal does (see thresholdFast). No allocation on the common path.
+ */
+export function atOrAboveThreshold(sample: BacktestSample, params: Pick<BacktestParams, 'basis' | 'threshold' | 'capital'>): boolean {
+  const spread = spreadOnBasis(sample, params.basis, params.capital);
+  return (
+    thresholdFast(spread, spreadScale(sample, params.capital), params.threshold, PERCENT_DECIMALS) ??
+    roundsAtLeast(exactSpreadOnBasis(sample, params.basis, params.capital), params.threshold, PERCENT_DECIMALS)
+  );
+}
+
+type OperationFigures = { [K in 'exitGrossSpread' | 'grossUsd' | 'netUsd' | 'netPercent']: number };
+
 interface Entry {
   time: number;
   arrival: number;
+  /** Rounded once, as reported. */
   spread: number;
-  costsUsd: number;
+  /** The entry sample's fees, for the operation's figures. */
+  buyFeePercent: number;
+  sellFeePercent: number;
+  withdrawalFeeUsd: number;
   feesEstimated: boolean;
 }
 
@@ -106,6 +140,9 @@ export class BacktestEngine {
     estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
   };
   private wins = 0;
+  /** Σ of the settled operations' grossUsd and netUsd as reported (exact decimal sums). */
+  private grossSum = dec(0);
+  private netSum = dec(0);
   private finished = false;
 
   constructor(private readonly params: BacktestParams) {
@@ -123,13 +160,12 @@ export class BacktestEngine {
       this.closeWindow(false);
     }
     this.previousTime = sample.time;
-    const spread = spreadOnBasis(sample, this.params.basis, this.params.capital);
-    if (spread < this.params.threshold) {
+    if (!atOrAboveThreshold(sample, this.params)) {
       if (this.window) this.closeWindow(false);
       return;
     }
     this.window ??= { lastTime: sample.time, hasExecutable: false, entry: null, exitGross: 0, reachedArrival: false };
-    this.extend(this.window, sample, spread);
+    this.extend(this.window, sample);
   }
 
   /** Ends the walk; a window still open holds the last sample of the look-back. */
@@ -138,17 +174,19 @@ export class BacktestEngine {
       if (this.window) this.closeWindow(true);
       this.finished = true;
       const settled = this.result.completed + this.result.expired;
-      this.result.netPercent = (this.result.netUsd / this.params.capital) * 100;
-      this.result.winRate = settled === 0 ? 0 : (this.wins / settled) * 100;
+      this.result.grossUsd = roundAmount(this.grossSum);
+      this.result.netUsd = roundAmount(this.netSum);
+      this.result.netPercent = roundPercent(this.netSum.div(this.params.capital).times(100));
+      this.result.winRate = settled === 0 ? 0 : percent(dec(this.wins).div(settled).times(100), 'winRate');
     }
     return this.result;
   }
 
-  private extend(window: OpenWindow, sample: BacktestSample, spread: number): void {
+  private extend(window: OpenWindow, sample: BacktestSample): void {
     window.lastTime = sample.time;
     if (sample.executable) window.hasExecutable = true;
     if (!window.entry && sample.executable && sample.time >= this.freeAt) {
-      window.entry = this.enter(sample, spread);
+      window.entry = this.enter(sample);
     }
     const entry = window.entry;
     if (!entry || window.reachedArrival) return;
@@ -156,16 +194,19 @@ export class BacktestEngine {
     if (sample.time >= entry.arrival) window.reachedArrival = true;
   }
 
-  private enter(sample: BacktestSample, spread: number): Entry {
-    const { capital } = this.params;
+  private enter(sample: BacktestSample): Entry {
+    const { capital, basis } = this.params;
+    const spread = spreadOnBasis(sample, basis, capital);
     const arrival = sample.time + this.transferMs;
     // The capital travels from entry to arrival; it can enter the next window from then on.
     this.freeAt = arrival;
     return {
       time: sample.time,
       arrival,
-      spread,
-      costsUsd: (capital * (sample.buyFeePercent + sample.sellFeePercent)) / 100 + sample.withdrawalFeeUsd,
+      spread: roundFast(spread, spreadScale(sample, capital), PERCENT_DECIMALS) ?? percent(exactSpreadOnBasis(sample, basis, capital), 'entrySpread'),
+      buyFeePercent: sample.buyFeePercent,
+      sellFeePercent: sample.sellFeePercent,
+      withdrawalFeeUsd: sample.withdrawalFeeUsd,
       feesEstimated: sample.feesEstimated,
     };
   }
@@ -192,9 +233,9 @@ export class BacktestEngine {
     if (entry.feesEstimated) result.estimatedCosts += 1;
     const operation = this.operationOf(entry, status, status === 'completed' ? window.exitGross : 0);
     if (operation.netUsd !== null && operation.grossUsd !== null) {
-      result.grossUsd += operation.grossUsd;
-      result.netUsd += operation.netUsd;
-      if (operation.netUsd > 0) this.wins += 1;
+      this.grossSum = this.grossSum.plus(operation.grossUsd);
+      this.netSum = this.netSum.plus(operation.netUsd);
+      if (isProfitable(operation.netUsd)) this.wins += 1;
     }
     result.history.push(operation);
     if (result.history.length > HISTORY_LIMIT) result.history.shift();
@@ -206,9 +247,36 @@ export class BacktestEngine {
       return { ...base, exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null };
     }
     // An expired operation is closed at spread 0 and still pays its costs.
-    const grossUsd = (this.params.capital * exitGrossSpread) / 100;
-    const netUsd = grossUsd - entry.costsUsd;
-    return { ...base, exitGrossSpread, grossUsd, netUsd, netPercent: (netUsd / this.params.capital) * 100 };
+    return { ...base, ...(this.fastFigures(entry, exitGrossSpread) ?? this.decimalFigures(entry, exitGrossSpread)) };
+  }
+
+  /** Thousands of operations per walk: from doubles when roundFast can answer (see journal PnL). */
+  private fastFigures(entry: Entry, exitGrossSpread: number): OperationFigures | undefined {
+    const { capital } = this.params;
+    const grossUsd = (capital * exitGrossSpread) / 100;
+    const netUsd = grossUsd - ((capital * (entry.buyFeePercent + entry.sellFeePercent)) / 100 + entry.withdrawalFeeUsd);
+    const scale = (capital * (Math.abs(exitGrossSpread) + entry.buyFeePercent + entry.sellFeePercent)) / 100 + entry.withdrawalFeeUsd;
+    const exit = roundFast(exitGrossSpread, exitGrossSpread, PERCENT_DECIMALS);
+    const gross = roundFast(grossUsd, scale, AMOUNT_DECIMALS);
+    const net = roundFast(netUsd, scale, AMOUNT_DECIMALS);
+    const netPercent = roundFast((netUsd / capital) * 100, (scale / capital) * 100, PERCENT_DECIMALS);
+    if (exit === undefined || gross === undefined || net === undefined || netPercent === undefined) return undefined;
+    return { exitGrossSpread: exit, grossUsd: gross, netUsd: net, netPercent };
+  }
+
+  /** The definition: in decimal, rounded once; throws FigureOutOfRangeError when out of range. */
+  private decimalFigures(entry: Entry, exitGrossSpread: number): OperationFigures {
+    const { capital } = this.params;
+    const exitGross = dec(exitGrossSpread);
+    const costsUsd = dec(capital).times(dec(entry.buyFeePercent).plus(entry.sellFeePercent)).div(100).plus(entry.withdrawalFeeUsd);
+    const grossUsd = dec(capital).times(exitGross).div(100);
+    const netUsd = grossUsd.minus(costsUsd);
+    return {
+      exitGrossSpread: percent(exitGross, 'exitGrossSpread'),
+      grossUsd: amount(grossUsd, 'grossUsd'),
+      netUsd: amount(netUsd, 'netUsd'),
+      netPercent: percent(netUsd.div(capital).times(100), 'netPercent'),
+    };
   }
 }
 

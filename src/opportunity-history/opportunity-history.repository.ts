@@ -86,6 +86,24 @@ const SPREAD_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
     `gross_spread_percent - buy_fee_percent - sell_fee_percent - withdrawal_fee_usd / ${capital}::float8 * 100`,
 };
 
+/**
+ * The spread in decimal (PostgreSQL numeric, each double through its shortest text form, as
+ * decimal.js reads it), rounded to 8 decimals half away from zero: the money policy's figure.
+ */
+const EXACT_SPREAD_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
+  gross: () => 'round(gross_spread_percent::text::numeric, 8)',
+  net: (capital) =>
+    `round(gross_spread_percent::text::numeric - buy_fee_percent::text::numeric - sell_fee_percent::text::numeric
+       - withdrawal_fee_usd::text::numeric / ${capital}::numeric * 100, 8)`,
+};
+
+/** The magnitude of the terms of SPREAD_SQL, as atOrAboveThreshold's `scale`. */
+const SCALE_SQL: Record<SpreadBasis, (capitalParam: string) => string> = {
+  gross: () => 'abs(gross_spread_percent)',
+  net: (capital) =>
+    `abs(gross_spread_percent) + buy_fee_percent + sell_fee_percent + withdrawal_fee_usd / ${capital}::float8 * 100`,
+};
+
 @Injectable()
 export class OpportunityHistoryRepository {
   constructor(
@@ -155,7 +173,10 @@ export class OpportunityHistoryRepository {
   }
 
   private async readPage(route: HistoryRoute, range: TimeRange, walk: WalkFilter, slice: Slice, at: PageCursor): Promise<PackedPage> {
-    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8`;
+    // Conservative: a row is "above" here whenever the engine might find it at or above the
+    // threshold (atOrAboveThreshold decides the last 5e-9 in decimal), so a skipped row is one
+    // the engine would also find below. The margin is wider than the engine's band.
+    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8 - (1e-8 + 1e-11 * (${SCALE_SQL[walk.basis]('$9')} + $7::float8 + 1))`;
     // The window starts at the row just before `after` (within the look-back) so the first row
     // read still sees its predecessor; that row itself is not returned. The aggregate reads the
     // page in its ORDER BY order; `string_agg(… ORDER BY ts)` would sort it a second time (a
@@ -232,17 +253,21 @@ export class OpportunityHistoryRepository {
     ];
     if (q.basis === 'net') params.push(q.capital);
     const spread = SPREAD_SQL[q.basis]('$8');
+    // "At or above the threshold" as the backtest judges it: on the spread rounded to 8 decimals,
+    // in doubles except near the threshold, where PostgreSQL's numeric (decimal) decides.
+    const above = `CASE WHEN abs(${spread} - $6::float8) <= 1e-8 + 1e-11 * (${SCALE_SQL[q.basis]('$8')} + $6::float8 + 1)
+                        THEN ${EXACT_SPREAD_SQL[q.basis]('$8')} >= $6::numeric ELSE ${spread} >= $6::float8 END`;
     const [row] = await this.table.query<Record<string, unknown>[]>(
       `WITH s AS (
-         SELECT time, ${spread} AS spread,
-                LAG(time) OVER w AS prev_time, LAG(${spread}) OVER w AS prev_spread
+         SELECT time, ${spread} AS spread, ${above} AS above,
+                LAG(time) OVER w AS prev_time, LAG(${above}) OVER w AS prev_above
            FROM opportunity_history
           WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
          WINDOW w AS (ORDER BY time)
        )
        SELECT count(*) AS samples,
-              count(*) FILTER (WHERE spread >= $6::float8) AS above,
-              count(*) FILTER (WHERE spread >= $6::float8 AND (prev_time IS NULL OR prev_spread < $6::float8
+              count(*) FILTER (WHERE above) AS above,
+              count(*) FILTER (WHERE above AND (prev_time IS NULL OR NOT prev_above
                 OR time - prev_time > $7::float8 * interval '1 millisecond')) AS windows,
               max(spread) AS max, avg(spread) AS avg,
               percentile_disc(0.5) WITHIN GROUP (ORDER BY spread) AS p50,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import { errorFields } from '../common/logging/json-logger.js';
+import { dec, roundPercent } from '../common/money/money.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BacktestEngine } from './backtest.engine.js';
 import { BacktestResultDto } from './dto/backtest-result.dto.js';
@@ -53,10 +54,10 @@ export class OpportunityHistoryService {
       samples: row.samples,
       windows: row.windows,
       minutesAbove: (row.samplesAbove * this.intervalMs) / 60_000,
-      maxSpread: row.maxSpread,
-      avgSpread: row.avgSpread,
-      p50Spread: row.p50Spread,
-      p90Spread: row.p90Spread,
+      maxSpread: spreadFigure(row.maxSpread),
+      avgSpread: spreadFigure(row.avgSpread),
+      p50Spread: spreadFigure(row.p50Spread),
+      p90Spread: spreadFigure(row.p90Spread),
       firstSampleAt: row.firstSampleAt?.toISOString() ?? null,
       lastSampleAt: row.lastSampleAt?.toISOString() ?? null,
     };
@@ -98,6 +99,15 @@ export class OpportunityHistoryService {
       throw AppError.unavailable(HISTORY_UNAVAILABLE);
     }
   }
+}
+
+/**
+ * A spread statistic, rounded by the money rule. PostgreSQL computes them over the samples in
+ * double precision (the statistics of 90 days of samples in decimal would cost a multiple of
+ * the query); see README "Money and percent figures".
+ */
+function spreadFigure(value: number | null): number | null {
+  return value === null ? null : roundPercent(dec(value));
 }
 
 function lookBack(days: number): TimeRange {

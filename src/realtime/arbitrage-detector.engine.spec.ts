@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeName } from '../market-data/exchanges.js';
-import { ArbitrageDetector, type ClosedEpisode } from './arbitrage-detector.engine.js';
+import { ArbitrageDetector, type ClosedEpisode, profitPercentOf } from './arbitrage-detector.engine.js';
 
 const NOW = 1_800_000_000_000;
 const q = (exchange: ExchangeName, bid: number, ask: number, ageMs = 0, ticker = 'BTC-USDT') => ({
@@ -194,6 +194,88 @@ describe('ArbitrageDetector (D6)', () => {
       expect(best).toMatchObject({ buyExchange: 'binance', sellExchange: 'gate' });
       expect(d.openedAt('BTC-USDT', 'binance', 'gate')).toBe(T + 20);
       expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBe(T + 10);
+      });
+
+      it('a tick exactly at the threshold opens no episode, as it makes no opportunity (money policy)', () => {
+        const { d } = tracked();
+        d.apply(at('binance', 0.1199, 0.12, T));
+        d.apply(at('okx', 0.12012, 0.1202, T + 10)); // 0.1 % exactly; 0.1000000000000075 in doubles
+        expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+        d.apply(at('okx', 0.12, 0.1202, T + 20));
+        d.apply(at('binance', 0, 0, T + 30)); // a broken ask: no episode either
+        expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
+      });
+    });
+
+  describe('money policy: the threshold is judged on the figure as emitted (8 decimals, half away from zero)', () => {
+    it('a tick exactly at the threshold is not an opportunity (ask 0.12, bid 0.12012: 0.1 exactly, 0.1000000000000075 in doubles)', () => {
+      const d = detector(0.1);
+      d.apply(q('binance', 0.1199, 0.12));
+      d.apply(q('okx', 0.12012, 0.1202));
+      expect(((0.12012 - 0.12) / 0.12) * 100).toBeGreaterThan(0.1);
+      expect(d.best('BTC-USDT', NOW)).toBeNull();
+    });
+
+    it('0.100000005 % rounds to 0.10000001 and is one; 0.100000004 % rounds to 0.1 and is not', () => {
+      // (9.9799700004985 − 9.97) ÷ 9.97 × 100 = 0.100000005 exactly
+      const above = detector(0.1);
+      above.apply(q('binance', 9.96, 9.97));
+      above.apply(q('okx', 9.9799700004985, 9.99));
+      const o = above.best('BTC-USDT', NOW);
+      expect(o).not.toBeNull();
+      expect(profitPercentOf(o?.buyPrice ?? 0, o?.sellPrice ?? 0)).toBe(0.10000001);
+      // (9.9799700003988 − 9.97) ÷ 9.97 × 100 = 0.100000004
+      const at = detector(0.1);
+      at.apply(q('binance', 9.96, 9.97));
+      at.apply(q('okx', 9.9799700003988, 9.99));
+      expect(at.best('BTC-USDT', NOW)).toBeNull();
+    });
+
+    it('the emitted figure is decimal, rounded once: 0.3, not 0.29999999999999716', () => {
+      // (100.3 − 100) ÷ 100 × 100 = 0.3
+      expect(((100.3 - 100) / 100) * 100).toBe(0.29999999999999716);
+      expect(profitPercentOf(100, 100.3)).toBe(0.3);
+      // (64150.5 − 64000.1) ÷ 64000.1 × 100 = 0.23499963281307… → 0.23499963
+      expect(profitPercentOf(64000.1, 64150.5)).toBe(0.23499963);
+    });
+
+    it('zero and tiny spreads against a threshold of 0: 0.000000004 % shows 0 and is not one; 0.000000005 % is', () => {
+      const zero = detector(0);
+      zero.apply(q('binance', 99, 100));
+      zero.apply(q('okx', 100, 101));
+      expect(zero.best('BTC-USDT', NOW)).toBeNull(); // bid 100 − ask 100 = 0
+      // (100.000000004 − 100) ÷ 100 × 100 = 0.000000004 → 0
+      const tiny = detector(0);
+      tiny.apply(q('binance', 99, 100));
+      tiny.apply(q('okx', 100.000000004, 101));
+      expect(tiny.best('BTC-USDT', NOW)).toBeNull();
+      const half = detector(0);
+      half.apply(q('binance', 99, 100));
+      half.apply(q('okx', 100.000000005, 101));
+      expect(half.best('BTC-USDT', NOW)).not.toBeNull();
+      expect(profitPercentOf(100, 100.000000005)).toBe(0.00000001);
+    });
+
+    it('negative spreads never qualify and round half away from zero; huge ones are emitted as computed', () => {
+      expect(profitPercentOf(100, 99.999999995)).toBe(-0.00000001);
+      expect(Object.is(profitPercentOf(100, 99.999999996), 0)).toBe(true);
+      // (1 − 1e-8) ÷ 1e-8 × 100 = 9,999,999,900 %
+      const d = detector();
+      d.apply(q('binance', 1e-9, 1e-8));
+      d.apply(q('okx', 1, 2));
+      expect(d.best('BTC-USDT', NOW)).toMatchObject({ buyPrice: 1e-8, sellPrice: 1 });
+      expect(profitPercentOf(1e-8, 1)).toBe(9_999_999_900);
+    });
+
+    it('a broken quote (an ask of 0, or so small the spread overflows a double) is not an opportunity', () => {
+      const d = detector();
+      d.apply(q('binance', 0, 0));
+      d.apply(q('okx', 1, 2));
+      expect(d.best('BTC-USDT', NOW)).toBeNull();
+      const tiny = detector();
+      tiny.apply(q('binance', 0, 1e-310));
+      tiny.apply(q('okx', 1, 2));
+      expect(tiny.best('BTC-USDT', NOW)).toBeNull();
     });
   });
 });

@@ -1,3 +1,4 @@
+import { PERCENT_DECIMALS, dec, roundPercent, roundsAbove, thresholdFast } from '../common/money/money.js';
 import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
 
 /** A spot quote as the detector needs it. */
@@ -18,6 +19,7 @@ export interface Opportunity {
   readonly buyPrice: number;
   /** Bid on the sell exchange. */
   readonly sellPrice: number;
+  /** In doubles, as the hot path computed it; the emitted figure is `profitPercentOf` (decimal). */
   readonly profitPercentAskBid: number;
 }
 
@@ -155,7 +157,7 @@ export class ArbitrageDetector {
     if (!pair) return null;
     const { buy, sell } = pair;
     const profit = ((sell.bid - buy.ask) / buy.ask) * 100;
-    if (!(profit > this.options.minProfitPercent)) return null;
+    if (!opens(profit, buy.ask, sell.bid, this.options.minProfitPercent)) return null;
     return {
       ticker,
       buyExchange: buy.exchange,
@@ -179,7 +181,7 @@ export class ArbitrageDetector {
     const i = routeIndex(b, s);
     if (!Number.isNaN(r[i + OPENED]) && oldestAt + staleMs < at) this.close(book, b, s, oldestAt + staleMs);
     const spread = ((sell.bid - buy.ask) / buy.ask) * 100;
-    if (otherAt >= at - staleMs && spread > minProfitPercent) {
+    if (otherAt >= at - staleMs && opens(spread, buy.ask, sell.bid, minProfitPercent)) {
       if (Number.isNaN(r[i + OPENED])) {
         r[i + OPENED] = at;
         r[i + PEAK] = -Infinity;
@@ -215,6 +217,47 @@ export class ArbitrageDetector {
 }
 
 const routeIndex = (b: number, s: number): number => (b * EXCHANGE_COUNT + s) * ROUTE_FIELDS;
+/**
+ * D6's "exceeds ARBITRAGE_MIN_PROFIT_PERCENT", on the figure AS EMITTED (rounded to 8 decimals),
+ * so no event ever shows a profit at or below the threshold. This runs on every tick, so it is
+ * decided in doubles, without allocating, whenever doubles cannot be wrong: everywhere but within
+ * about 5e-9 % of the threshold, where the exact decimal figure decides (a tick exactly at the
+ * threshold, e.g. ask 0.12 and bid 0.12012: 0.1 exactly, 0.1000000000000075 in doubles, is not
+ * an opportunity at 0.1).
+ */
+export function exceedsThreshold(profit: number, ask: number, bid: number, minProfitPercent: number): boolean {
+  const scale = ((Math.abs(bid) + ask) / ask) * 100;
+  return (
+    thresholdFast(profit, scale, minProfitPercent, PERCENT_DECIMALS) ??
+    roundsAbove(exactProfitPercent(ask, bid), minProfitPercent, PERCENT_DECIMALS)
+  );
+}
+
+/**
+ * The one test of "is this route an opportunity", shared by `best` and the episodes so both agree
+ * on every tick: a positive ask, a finite spread (an ask so small that the spread overflows a
+ * double is a broken quote) and a spread that exceeds the threshold as emitted.
+ */
+function opens(profit: number, ask: number, bid: number, minProfitPercent: number): boolean {
+  // Most routes are far below the threshold: answered with one comparison. Exact, because below
+  // the threshold the doubles' error is far smaller than this margin: for a bid ≥ 0 the error
+  // scale (|bid| + ask) ÷ ask × 100 is the spread + 200, so under 1e-12 × (threshold + 200).
+  if (!(profit > minProfitPercent - BELOW_MARGIN)) return false;
+  return ask > 0 && Number.isFinite(profit) && exceedsThreshold(profit, ask, bid, minProfitPercent);
+}
+
+const BELOW_MARGIN = 1e-6;
+
+const exactProfitPercent = (ask: number, bid: number) => dec(bid).minus(ask).div(ask).times(100);
+
+/**
+ * `profitPercentAskBid` as emitted (README "Money and percent figures"): computed in decimal from
+ * the two prices and rounded once. Called per emitted event (at most one per symbol per 200 ms),
+ * never per tick.
+ */
+export function profitPercentOf(buyPrice: number, sellPrice: number): number {
+  return roundPercent(exactProfitPercent(buyPrice, sellPrice));
+}
 
 interface Pair {
   buy: SpotQuote;

@@ -3,7 +3,7 @@ import { grossSpread, netSpread } from './net-spread.engine.js';
 
 const base = { buyPrice: 100, sellPrice: 101, referenceUsdt: 1000 };
 
-describe('netSpread (issue 21): D9 net, decimal, rounded once to 4 decimals', () => {
+describe('netSpread (issue 21): D9 net, decimal, rounded once to 8 decimals (the money policy)', () => {
   it('known taker fees and a known withdrawal fee', () => {
     // gross (101 − 100) ÷ 100 × 100 = 1; withdrawal 0.0005 × 100 = 0.05 USD ÷ 1000 × 100 = 0.005;
     // net = 1 − 0.1 − 0.15 − 0.005 = 0.745.
@@ -37,10 +37,18 @@ describe('netSpread (issue 21): D9 net, decimal, rounded once to 4 decimals', ()
     expect(Object.is(even.netPercent, 0)).toBe(true);
   });
 
-  it('rounds once, half away from zero, at 4 decimals', () => {
-    // gross (100.00125 − 100) ÷ 100 × 100 = 0.00125; minus fees 0 and withdrawal 0 → 0.0013 (half up), and −0.0013 mirrored.
-    expect(netSpread({ buyPrice: 100, sellPrice: 100.00125, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(0.0013);
-    expect(netSpread({ buyPrice: 100, sellPrice: 99.99875, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(-0.0013);
-    expect(grossSpread(3, 3.01)).toBe(0.3333);
+  it('rounds once, half away from zero, at 8 decimals', () => {
+    // gross (100.000000005 − 100) ÷ 100 × 100 = 0.000000005; no fees → 0.00000001 (half away from zero), and −0.00000001 mirrored.
+    expect(netSpread({ buyPrice: 100, sellPrice: 100.000000005, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(0.00000001);
+    expect(netSpread({ buyPrice: 100, sellPrice: 99.999999995, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent).toBe(-0.00000001);
+    // 0.000000004 % shows as 0, never −0.
+    expect(Object.is(netSpread({ buyPrice: 100, sellPrice: 99.999999996, buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0, referenceUsdt: 1000 }).netPercent, 0)).toBe(true);
+    // (3.01 − 3) ÷ 3 × 100 = 0.33333333… → 0.33333333
+    expect(grossSpread(3, 3.01)).toBe(0.33333333);
+  });
+
+  it('huge and tiny prices: computed as written, no overflow or binary residue', () => {
+    // (1 − 1e-8) ÷ 1e-8 × 100 = 9,999,999,900 gross; fees 0.1 + 0.1; withdrawal 1 × 1e-8 USD ÷ 1000 × 100 = 1e-9 → 9,999,999,899.8
+    expect(netSpread({ buyPrice: 1e-8, sellPrice: 1, buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 1, referenceUsdt: 1000 }).netPercent).toBe(9_999_999_899.8);
   });
 });

@@ -1,14 +1,10 @@
-import { Decimal } from 'decimal.js';
+import { Dec, roundPercent } from '../common/money/money.js';
 import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
 
-/**
- * Money math of the opportunity stream (issue 21): decimal throughout, rounded ONCE at the edge.
- * Precision 40 keeps every intermediate exact for prices and fees of up to ~15 significant digits.
+/*
+ * Money math of the opportunity stream (issue 21) under the service's one money rule
+ * (README "Money and percent figures"): decimal throughout, rounded once at the edge.
  */
-const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
-/** Percent figures leave the service with this many decimals, half away from zero. */
-export const PERCENT_DECIMALS = 4;
 
 /** What the net spread of one route is computed from; fees as the costs book knows them. */
 export interface NetSpreadInput {
@@ -53,9 +49,4 @@ export function netSpread(input: NetSpreadInput): NetSpread {
 export function grossSpread(buyPrice: number, sellPrice: number): number {
   const buy = new Dec(buyPrice);
   return roundPercent(new Dec(sellPrice).minus(buy).div(buy).times(100));
-}
-
-/** The one rounding of a percent figure; `+ 0` turns a rounded −0 into 0. */
-function roundPercent(value: Decimal): number {
-  return value.toDecimalPlaces(PERCENT_DECIMALS, Dec.ROUND_HALF_UP).toNumber() + 0;
 }

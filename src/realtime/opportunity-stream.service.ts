@@ -9,7 +9,7 @@ import { QuoteBook } from '../market-data/quote-book.js';
 import { type CollisionGuard, NameCollisions } from '../market-data/name-collisions.js';
 import type { QuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
-import { ArbitrageDetector, type ClosedEpisode, type Opportunity } from './arbitrage-detector.engine.js';
+import { ArbitrageDetector, type ClosedEpisode, type Opportunity, profitPercentOf } from './arbitrage-detector.engine.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { EventRing } from './event-ring.js';
 import { netSpread, grossSpread } from './net-spread.engine.js';
@@ -163,6 +163,7 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     const openedAt = Math.min(this.detector.openedAt(ticker, buyExchange, sellExchange) ?? now, now);
     const event: OpportunityEventDto = {
       ...opportunity,
+      profitPercentAskBid: profitPercentOf(opportunity.buyPrice, opportunity.sellPrice),
       volume: this.pairVolume(opportunity),
       timestamp: new Date(now).toISOString(),
       netProfitPercent: net.netPercent,

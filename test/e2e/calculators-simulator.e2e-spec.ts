@@ -64,8 +64,8 @@ describe('calculator fed by the exchange simulator (D5, D8, D12)', () => {
     // entry total 6000 + 4518 = 10518; 28 ÷ 10518 × 100 = 0.26621030614…
     // current spread 3060 − 3050 = 10; 10 ÷ 3050 × 100 = 0.32786885245…
     expect(pnl).toMatchObject({ exchange: 'bybit', currentSpotPrice: 3050, currentFuturePrice: 3060, currentSpread: 10, pnl: 28, isProfitable: true });
-    expect(pnl.pnlPercentage).toBeCloseTo(0.2662103061418521, 10);
-    expect(pnl.currentSpreadPercentage).toBeCloseTo(0.32786885245901637, 10);
+    expect(pnl.pnlPercentage).toBe(0.26621031);
+    expect(pnl.currentSpreadPercentage).toBe(0.32786885);
   });
 
   it('the stream follows the market as the exchange moves', async () => {

@@ -93,7 +93,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         entrySpotTotalValue: 47500,
         entryFuturesTotalValue: 38060,
         entrySpread: 150,
-        entrySpreadPercentage: expect.closeTo(0.15789473684210525, 10),
+        entrySpreadPercentage: 0.15789474,
         timestamp: expect.any(Number),
       });
       expect(res.body.timestamp).toBeGreaterThanOrEqual(before - 1000);
@@ -198,6 +198,34 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       });
     });
 
+    it('figures out of range are a 400 in the D2 shape and nothing is stored (was 200 with pnl null and isProfitable true)', async () => {
+      const email = 'huge@example.com';
+      // 1e200 × 1e200 overflows a double: the response once held null figures.
+      const res = await save(position(email, 'BTC-USDT', { entrySpotValue: 1e200, entryShortValue: 1e200, entrySpotQty: 1e200, entryFuturesQty: 1e200 })).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message: 'entrySpotTotalValue is out of range (figures are limited to ±1e13)', error: 'Bad Request' });
+      // 2e6 × 5e6 = 1e13 reaches the limit; the spot total (1 × 1) is fine, the futures total is not.
+      const futures = await save(position(email, 'BTC-USDT', { entrySpotValue: 1, entryShortValue: 2e6, entrySpotQty: 1, entryFuturesQty: 5e6 })).expect(400);
+      expect(futures.body.message).toBe('entryFuturesTotalValue is out of range (figures are limited to ±1e13)');
+      expect((await request(t.baseUrl).get('/v1/calculators').query({ email }).expect(200)).body).toEqual([]);
+    });
+
+    it('process: a pnl out of range at current prices is a 400 naming it', async () => {
+      // entry total 1 × 1e12 + 1 × 1 is in range; at a spot bid of 100: (100 − 1) × 1e12 = 9.9e13
+      await save(position('far@example.com', 'XRP-USDT', { entrySpotValue: 1, entryShortValue: 1, entrySpotQty: 1e12, entryFuturesQty: 1 })).expect(200);
+      await record('XRP-USDT', 'bybit', { spotBid: 100, futuresAsk: 1 }, 1000);
+      const res = await processPnl({ email: 'far@example.com', ticker: 'XRP-USDT', exchange: 'bybit' }).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message: 'pnl is out of range (figures are limited to ±1e13)', error: 'Bad Request' });
+    });
+
+    it('break-even is pnl 0 and not profitable, through the API (doubles said 5.68e-14, profitable)', async () => {
+      await save(position('even@example.com', 'SOL-USDT', { entrySpotValue: 300.01, entryShortValue: 300.07, entrySpotQty: 1, entryFuturesQty: 1 })).expect(200);
+      await record('SOL-USDT', 'okx', { spotBid: 300.22, futuresAsk: 300.28 }, 1000);
+      const res = await processPnl({ email: 'even@example.com', ticker: 'SOL-USDT', exchange: 'okx' }).expect(200);
+      // spot (300.22 − 300.01) × 1 = 0.21; futures (300.07 − 300.28) × 1 = −0.21; pnl 0
+      // entry spread 300.07 − 300.01 = 0.06; 0.06 ÷ 300.01 × 100 = 0.01999933335… → 0.01999933
+      expect(res.body).toMatchObject({ pnl: 0, pnlPercentage: 0, isProfitable: false, currentSpread: 0.06, entrySpread: 0.06, entrySpreadPercentage: 0.01999933 });
+    });
+
     it('500 Failed to create or update calculator when saving fails, with nothing internal in the body', async () => {
       const repo = t.app.get<Repository<CalculatorEntity>>(getRepositoryToken(CalculatorEntity));
       vi.spyOn(repo, 'query').mockRejectedValueOnce(new Error('relation "calculators" exploded at /srv/db.ts'));
@@ -265,14 +293,14 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         entrySpotQty: 0.5,
         entryFuturesQty: 0.5,
         entrySpread: 150,
-        entrySpreadPercentage: expect.closeTo(0.15789473684210525, 10),
+        entrySpreadPercentage: 0.15789474,
         currentSpotPrice: 96000,
         currentFuturePrice: 96050,
         currentSpread: 50,
-        currentSpreadPercentage: expect.closeTo(0.052083333333333336, 10),
+        currentSpreadPercentage: 0.05208333,
         fundingRate: 0.0001,
         pnl: 50,
-        pnlPercentage: expect.closeTo(0.05259006047856955, 10),
+        pnlPercentage: 0.05259006,
         isProfitable: true,
       });
     });
@@ -284,8 +312,8 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       // spot (1900 − 2000) × 1.5 = −150; futures (2010 − 1880) × 1.2 = 156; pnl 6
       expect(res.body.pnl).toBe(6);
       expect(res.body.currentSpread).toBe(-20);
-      expect(res.body.currentSpreadPercentage).toBeCloseTo(-1.0526315789473684, 10); // −20 ÷ 1900 × 100
-      expect(res.body.pnlPercentage).toBeCloseTo(0.11086474501108648, 10); // 6 ÷ 5412 × 100
+      expect(res.body.currentSpreadPercentage).toBe(-1.05263158); // −20 ÷ 1900 × 100
+      expect(res.body.pnlPercentage).toBe(0.11086475); // 6 ÷ 5412 × 100
       expect(res.body.fundingRate).toBeNull();
       await save(position('loss@example.com', 'ETH-USDT', { entrySpotValue: 2000, entryShortValue: 2010, entrySpotQty: 1, entryFuturesQty: 1 }));
       const resaved = await processPnl({ email: 'loss@example.com', ticker: 'ETH-USDT', exchange: 'okx' }).expect(200);
@@ -307,7 +335,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       const res = await processPnl({ email: 'realloss@example.com', ticker: 'DOT-USDT', exchange: 'bitget' }).expect(200);
       // (9.5 − 10) × 4 = −2; (11 − 11.25) × 4 = −1; pnl −3; total 84; −3 ÷ 84 × 100 = −3.5714…
       expect(res.body.pnl).toBe(-3);
-      expect(res.body.pnlPercentage).toBeCloseTo(-3.5714285714285716, 10);
+      expect(res.body.pnlPercentage).toBe(-3.57142857);
       expect(res.body.isProfitable).toBe(false);
     });
 
@@ -450,10 +478,10 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         currentSpotPrice: 610,
         currentFuturePrice: 611,
         currentSpread: 1,
-        currentSpreadPercentage: expect.closeTo(0.16393442622950818, 10), // 1 ÷ 610 × 100
+        currentSpreadPercentage: 0.16393443, // 1 ÷ 610 × 100
         fundingRate: -0.0003,
         pnl: 12,
-        pnlPercentage: expect.closeTo(0.6655574043261231, 10), // 12 ÷ 1803 × 100
+        pnlPercentage: 0.6655574, // 12 ÷ 1803 × 100
         isProfitable: true,
       });
       expect(events.every((e) => e.type === 'message')).toBe(true);

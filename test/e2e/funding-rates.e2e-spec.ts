@@ -94,7 +94,7 @@ describe('GET /v1/funding-rates', () => {
     const [entry] = body.data;
     expect(entry).toEqual({
       exchange: 'bitget', contract: 'BTCUSDT', symbol: 'BTC-USDT', fundingRate: 0.0004, fundingIntervalSeconds: 14_400,
-      intervalSource: 'exchange', aprPercent: expect.closeTo(87.6, 9) as number, nextFundingTime: '2030-01-01T08:00:00.000Z',
+      intervalSource: 'exchange', aprPercent: 87.6, nextFundingTime: '2030-01-01T08:00:00.000Z',
       spotPrice: expect.closeTo(97_250, 6) as number, markPrice: 97_123.4, strategy: 'long_spot_short_perp',
       updatedAt: expect.stringMatching(/Z$/) as string, stale: false,
     });
@@ -159,7 +159,7 @@ describe('GET /v1/funding-rates', () => {
     await collect();
     const gateEth = (await get('?exchange=gate&symbol=ETH')).body.data[0];
     expect(gateEth).toMatchObject({ intervalSource: 'derived_schedule', fundingIntervalSeconds: 14_400, nextFundingTime: '2030-01-01T12:00:00.000Z' });
-    expect(gateEth?.aprPercent).toBeCloseTo(43.8, 9); // 0.0002 × 2190 × 100
+    expect(gateEth?.aprPercent).toBe(43.8); // 0.0002 × 2190 × 100
   });
 
   it('one exchange failing keeps its last values and the others update; they turn stale after 15 minutes', async () => {

@@ -79,6 +79,54 @@ describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
     });
   });
 
+  describe('money policy: figures summed in decimal, rounded once, half away from zero to 8 decimals', () => {
+    const long = (mail: string, entry: number, exit: number, extra: Record<string, unknown> = {}) => ({
+      ...trade(mail, '2026-03-05T15:00:00Z', 0),
+      entryBuyPrice: entry,
+      exitSellPrice: exit,
+      ...extra,
+    });
+
+    it('break-even, tiny, negative and zero operations, summed exactly (doubles sum the fees to 0.00000004)', async () => {
+      const mail = 'money@example.com';
+      const ops = [
+        // break-even: long (300.22 − 300.01) = 0.21, short (300.07 − 300.28) = −0.21; gross 0, net 0: not a win
+        long(mail, 300.01, 300.22, { shortQuantity: 1, entrySellPrice: 300.07, exitBuyPrice: 300.28 }),
+        // gross 0.000000005 → 0.00000001; net 0.000000005 − 0.000000015 = −0.00000001
+        long(mail, 100, 100.000000005, { tradingFees: 0.000000015 }),
+        // gross 0.000000004 → 0; net 0.000000004 − 0.000000015 = −0.000000011 → −0.00000001
+        long(mail, 100, 100.000000004, { withdrawalFees: 0.000000015 }),
+        // gross 0.00000001; net 0.000000005 − 0.000000015 + 0.00000002 = 0.00000001: the one win
+        long(mail, 100, 100.000000005, { tradingFees: 0.000000015, funding: 0.00000002 }),
+      ];
+      for (const op of ops) await request(t.baseUrl).post('/v1/journal/operations').send(op).expect(201);
+      const res = await summary({ email: mail }).expect(200);
+      // net 0 − 0.00000001 − 0.00000001 + 0.00000001 = −0.00000001; gross 0 + 0.00000001 + 0 + 0.00000001
+      // fees 3 × 0.000000015 = 0.000000045 → 0.00000005; win rate 1 ÷ 4 × 100 = 25
+      expect(res.body).toMatchObject({
+        netPnl: -0.00000001,
+        grossPnl: 0.00000002,
+        winRate: 25,
+        feesPaid: 0.00000005,
+        fundingReceived: 0.00000002,
+        series: [{ date: '2026-03-05', netPnl: -0.00000001, cumulativeNetPnl: -0.00000001 }],
+      });
+    });
+
+    it('huge: a figure just below 1e13 sums exactly; one at 1e13 is a 400 and nothing is stored', async () => {
+      const mail = 'whale@example.com';
+      // (9,999,999.99999999 − 1,000,000) × 1e6 = 8,999,999,999,999.99; pct ÷ 1e12 × 100 = 899.999999999999 → 900
+      const created = await request(t.baseUrl).post('/v1/journal/operations').send(long(mail, 1e6, 9_999_999.99999999, { quantity: 1e6 })).expect(201);
+      expect(created.body).toMatchObject({ grossPnl: 8_999_999_999_999.99, netPnl: 8_999_999_999_999.99, netPnlPct: 900 });
+      // (2e6 − 1e6) × 1e7 = 1e13: out of range
+      const refused = await request(t.baseUrl).post('/v1/journal/operations').send(long(mail, 1e6, 2e6, { quantity: 1e7 })).expect(400);
+      expect(refused.body).toEqual({ statusCode: 400, message: 'grossPnl is out of range (figures are limited to ±1e13)', error: 'Bad Request' });
+      const res = await summary({ email: mail }).expect(200);
+      expect(res.body).toMatchObject({ netPnl: 8_999_999_999_999.99, grossPnl: 8_999_999_999_999.99, winRate: 100 });
+      expect(res.body.byAsset).toEqual([{ key: 'BTC', count: 1, grossPnl: 8_999_999_999_999.99, netPnl: 8_999_999_999_999.99, winRate: 100 }]);
+    });
+  });
+
   it('[from, to) is half-open on both São Paulo midnights of 2 March', async () => {
     const res = await summary({ email, from: '2026-03-02T00:00:00-03:00', to: '2026-03-03T00:00:00-03:00' }).expect(200);
     expect(res.body.series).toEqual([{ date: '2026-03-02', netPnl: -5, cumulativeNetPnl: -5 }]);

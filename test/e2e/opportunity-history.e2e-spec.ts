@@ -39,10 +39,10 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       expect(body).toMatchObject({
         trades: 4, completed: 1, expired: 2, unresolved: 1, skippedBusy: 2, skippedInfeasible: 1, estimatedCosts: 2,
       });
-      expect(body.grossUsd).toBeCloseTo(12, 9); // A only; expired close at 0, unresolved excluded
-      expect(body.netUsd).toBeCloseTo(3, 9); // 9 − 3 − 3
-      expect(body.netPercent).toBeCloseTo(0.3, 9);
-      expect(body.winRate).toBeCloseTo(100 / 3, 9);
+      expect(body.grossUsd).toBe(12); // A only; expired close at 0, unresolved excluded
+      expect(body.netUsd).toBe(3); // 9 − 3 − 3
+      expect(body.netPercent).toBe(0.3);
+      expect(body.winRate).toBe(33.33333333); // 1 ÷ 3 × 100, rounded once
       expect(Object.keys(body).sort()).toEqual([
         'completed', 'estimatedCosts', 'expired', 'grossUsd', 'history', 'netPercent', 'netUsd', 'skippedBusy',
         'skippedInfeasible', 'trades', 'unresolved', 'winRate',
@@ -50,12 +50,12 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const [a, c, e, g] = body.history;
       expect(body.history).toHaveLength(4);
       expect(a).toMatchObject({ entry: at(base, 1), arrival: at(base, 7), status: 'completed', entrySpread: 0.6, exitGrossSpread: 1.2, costsEstimated: true });
-      expect(a.grossUsd).toBeCloseTo(12, 9);
-      expect(a.netUsd).toBeCloseTo(9, 9);
-      expect(a.netPercent).toBeCloseTo(0.9, 9);
+      expect(a.grossUsd).toBe(12);
+      expect(a.netUsd).toBe(9);
+      expect(a.netPercent).toBe(0.9);
       expect(c).toMatchObject({ entry: at(base, 13), arrival: at(base, 19), status: 'expired', entrySpread: 0.6, exitGrossSpread: 0, grossUsd: 0, costsEstimated: false });
-      expect(c.netUsd).toBeCloseTo(-3, 9);
-      expect(c.netPercent).toBeCloseTo(-0.3, 9);
+      expect(c.netUsd).toBe(-3);
+      expect(c.netPercent).toBe(-0.3);
       expect(e).toMatchObject({ entry: at(base, 19), arrival: at(base, 25), status: 'expired', exitGrossSpread: 0 });
       expect(g).toEqual({
         entry: at(base, 27), arrival: at(base, 33), status: 'unresolved', entrySpread: 0.8,
@@ -68,18 +68,39 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       // Transfer 0: A enters i4 (net 0.6), exits at 0.9 → 9 − 3 = 6; D enters i16 → 9 − 3 = 6.
       const res = await backtest({ ...BTC, days: 3, threshold: 0.55 }).expect(200);
       expect(res.body).toMatchObject({ trades: 2, completed: 2, expired: 0, unresolved: 0, skippedInfeasible: 1, skippedBusy: 0, winRate: 100 });
-      expect(res.body.netUsd).toBeCloseTo(12, 9);
+      expect(res.body.netUsd).toBe(12);
       expect(res.body.history[0].entry).toBe(at(base, 4));
-      expect(res.body.history[0].entrySpread).toBeCloseTo(0.6, 9);
+      expect(res.body.history[0].entrySpread).toBe(0.6);
     });
 
     it('capital scales the net basis and the USD figures', async () => {
       // Capital 10,000, gross basis, transfer 0, threshold 1.15: only i6 (1.1)? no, only i7 (1.2).
       const res = await backtest({ ...BTC, days: 3, threshold: 1.15, basis: 'gross', capital: 10_000 }).expect(200);
       expect(res.body.trades).toBe(1);
-      expect(res.body.grossUsd).toBeCloseTo(120, 9); // 10,000 × 1.2 %
-      expect(res.body.netUsd).toBeCloseTo(99, 9); // − (10,000 × 0.2 % + 1)
-      expect(res.body.netPercent).toBeCloseTo(0.99, 9);
+      expect(res.body.grossUsd).toBe(120); // 10,000 × 1.2 %
+      expect(res.body.netUsd).toBe(99); // − (10,000 × 0.2 % + 1)
+      expect(res.body.netPercent).toBe(0.99);
+    });
+
+    it('money policy through the database: a sample exactly at the threshold is read and entered; entrySpread 0.3, not 0.30000000000000004', async () => {
+      const ETH = { ticker: 'ETH-USDT', buyExchange: 'bybit', sellExchange: 'gate' };
+      const start = base + 3_600_000;
+      // net = gross − 0.1 − 0.1 − 0 ÷ 1000 × 100; threshold 0.1 on the net basis.
+      // i0, i1: net −0.1 (below); i2: gross 0.3 → net 0.1 exactly, at the threshold (doubles
+      // 0.09999999999999998: the paged read used to skip it, below after a below); i3: below.
+      // i10: gross 0.5 → net 0.3 (doubles 0.30000000000000004); i11: below.
+      const rows = [[0, 0.1], [1, 0.1], [2, 0.3], [3, 0.1], [10, 0.5], [11, 0.1]].map(([i, gross]) =>
+        row(start + i * STEP_MS, gross, { ...ETH, withdrawalFeeUsd: 0 }),
+      );
+      await importJson(rows).expect(200, { imported: 6 });
+      const res = await backtest({ ticker: 'ETH-USDT', buy: 'bybit', sell: 'gate', days: 3, threshold: 0.1, basis: 'net' }).expect(200);
+      // transfer 0: each completes on its entry sample. i2: gross 1000 × 0.3 % = 3, costs 2, net 1 (0.1 %);
+      // i10: gross 5, costs 2, net 3 (0.3 %). Totals 8, 4, 0.4 %.
+      expect(res.body.history.map((o: Record<string, unknown>) => [o.entrySpread, o.exitGrossSpread, o.grossUsd, o.netUsd, o.netPercent])).toEqual([
+        [0.1, 0.3, 3, 1, 0.1],
+        [0.3, 0.5, 5, 3, 0.3],
+      ]);
+      expect(res.body).toMatchObject({ trades: 2, completed: 2, grossUsd: 8, netUsd: 4, netPercent: 0.4, winRate: 100 });
     });
 
     it('an unknown route or a look-back before the history answers an empty result', async () => {
@@ -131,6 +152,22 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
   });
 
   describe('stats', () => {
+    it('money policy: a sample exactly at the threshold counts as above; spreads are rounded once (0.3, not 0.30000000000000004)', async () => {
+      const XRP = { ticker: 'XRP-USDT', buyExchange: 'binance', sellExchange: 'bybit' };
+      const start = base + 3_600_000;
+      // net = gross − 0.1 − 0.1 − 0: i0, i1, i3, i11 −0.1; i2 0.1 exactly (doubles 0.09999999999999998);
+      // i10 0.3 (doubles 0.30000000000000004). Threshold 0.1, net basis.
+      const rows = [[0, 0.1], [1, 0.1], [2, 0.3], [3, 0.1], [10, 0.5], [11, 0.1]].map(([i, gross]) =>
+        row(start + i * STEP_MS, gross, { ...XRP, withdrawalFeeUsd: 0 }),
+      );
+      await importJson(rows).expect(200, { imported: 6 });
+      const res = await stats({ ticker: 'XRP-USDT', buy: 'binance', sell: 'bybit', days: 3, threshold: 0.1 }).expect(200);
+      // above: i2 and i10, two windows (i3 below between them); sorted spreads −0.1 ×4, 0.1, 0.3:
+      // max 0.3, p50 (3rd of 6) −0.1, p90 (6th) 0.3, avg (−0.4 + 0.1 + 0.3) ÷ 6 = 0
+      expect(res.body).toMatchObject({ samples: 6, windows: 2, maxSpread: 0.3, p50Spread: -0.1, p90Spread: 0.3, avgSpread: 0 });
+      expect(res.body.minutesAbove).toBeCloseTo((2 * STEP_MS) / 60_000, 12);
+    });
+
     it('answers every field on the gross basis (nearest-rank percentiles)', async () => {
       const res = await stats({ ticker: 'btcusdt', buy: 'BINANCE', sell: 'okx', days: '3', threshold: '0.5', basis: 'gross' }).expect(200);
       expect(res.body).toEqual({
@@ -139,7 +176,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
         windows: 7, // A–G: the gap after i20 splits E from F
         minutesAbove: expect.closeTo((19 * STEP_MS) / 60_000, 9),
         maxSpread: 1.2,
-        avgSpread: expect.closeTo(16.1 / 26, 9),
+        avgSpread: 0.61923077, // 16.1 ÷ 26 = 0.619230769…, rounded once
         p50Spread: 0.7, // rank ⌈0.5 × 26⌉ = 13
         p90Spread: 1.0, // rank ⌈0.9 × 26⌉ = 24
         firstSampleAt: at(base, 0),
@@ -151,8 +188,8 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const res = await stats({ ...BTC, days: 3, threshold: 0.55 }).expect(200);
       expect(res.body).toMatchObject({ basis: 'net', samples: 26, windows: 3 });
       expect(res.body.minutesAbove).toBeCloseTo((7 * STEP_MS) / 60_000, 9);
-      expect(res.body.maxSpread).toBeCloseTo(0.9, 9);
-      expect(res.body.avgSpread).toBeCloseTo(16.1 / 26 - 0.3, 9);
+      expect(res.body.maxSpread).toBe(0.9);
+      expect(res.body.avgSpread).toBe(0.31923077); // 16.1 ÷ 26 − 0.3 = 0.319230769…
     });
 
     it('null values and times when there are no samples', async () => {
@@ -175,7 +212,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       const s = await dogeStats();
       expect(s.samples).toBe(3);
       expect(s.maxSpread).toBe(0.9);
-      expect(s.avgSpread).toBeCloseTo((0.4 + 0.9 + 0.6) / 3, 9);
+      expect(s.avgSpread).toBe(0.63333333); // (0.4 + 0.9 + 0.6) ÷ 3
     });
 
     it('accepts NDJSON (blank lines ignored) and normalises ticker and exchange names', async () => {

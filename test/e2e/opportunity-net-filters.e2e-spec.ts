@@ -203,10 +203,10 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     const closedAt = new Date(stored.closed_at as string).getTime();
     expect(closedAt).toBeGreaterThanOrEqual(closedFrom - 5);
     expect(closedAt).toBeLessThanOrEqual(closedTo + 200);
-    // Peak gross (151 − 150) ÷ 150 × 100 = 0.6667; net with binance 0.1 %, okx 0.15 % and the 1 USD default
-    // (SOL networks unknown): 0.66667 − 0.1 − 0.15 − 0.1 = 0.3167; not transferable, estimated.
+    // Peak gross (151 − 150) ÷ 150 × 100 = 0.666666… → 0.66666667; net with binance 0.1 %, okx 0.15 % and the
+    // 1 USD default (SOL networks unknown): 0.666666… − 0.1 − 0.15 − 0.1 = 0.316666… → 0.31666667; not transferable, estimated.
     expect(stored).toMatchObject({
-      lifetime_ms: closedAt - Date.parse(event.openedAt), peak_gross_percent: 0.6667, peak_net_percent: 0.3167,
+      lifetime_ms: closedAt - Date.parse(event.openedAt), peak_gross_percent: 0.66666667, peak_net_percent: 0.31666667,
       transferable: false, costs_estimated: true,
     });
   });

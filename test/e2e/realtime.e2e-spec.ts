@@ -155,7 +155,7 @@ describe('realtime streams through the simulator (SPEC 4.4, 2.6, 2.7, 6; D4, D6)
         sellExchange: 'okx',
         buyPrice: 3000,
         sellPrice: 3009,
-        profitPercentAskBid: expect.closeTo(0.3, 10),
+        profitPercentAskBid: 0.3, // 9 ÷ 3000 × 100
         volume: expect.any(Number),
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         // Issue 21, additive. Simulator fees: binance 0.1 %, okx 0.15 %; networks unknown → withdrawal 1 USD, estimated:
@@ -172,6 +172,24 @@ describe('realtime streams through the simulator (SPEC 4.4, 2.6, 2.7, 6; D4, D6)
       // The debounce fires 200 ms after the detection that opened the route.
       expect(o.ageMs).toBeGreaterThanOrEqual(150);
       expect(o.ageMs).toBeLessThan(1000);
+    });
+
+    it('money policy: the emitted figure is decimal, rounded once (0.11, not 0.11000000000000605); a tick exactly at the threshold is none', async () => {
+      const c = client(url('/v1/realtime/arbitrage'));
+      await sleep(200);
+      const before = c.events.length;
+      // SOL: (150.15 − 150) ÷ 150 × 100 = 0.1 exactly, at ARBITRAGE_MIN_PROFIT_PERCENT 0.1: not above it.
+      // Doubles say 0.1000000000000038, which used to be emitted.
+      await m.putQuotes(spread('SOL-USDT', 150, 150.15));
+      await sleep(400);
+      // ETH: (3003.3 − 3000) ÷ 3000 × 100 = 0.11 exactly (doubles 0.11000000000000605).
+      await m.putQuotes(spread('ETH-USDT', 3000, 3003.3));
+      await c.waitFor(before + 1, 3000);
+      await sleep(100);
+      c.close();
+      const events = c.events.slice(before).map((e) => JSON.parse(e.data) as Opportunity);
+      expect(events.map((o) => o.ticker)).not.toContain('SOL-USDT');
+      expect(events.find((o) => o.ticker === 'ETH-USDT')).toMatchObject({ buyPrice: 3000, sellPrice: 3003.3, profitPercentAskBid: 0.11 });
     });
 
     it('a burst of 20 updates of one symbol gives one event, about 200 ms after the first', async () => {

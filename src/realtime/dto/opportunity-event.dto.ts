@@ -37,7 +37,7 @@ export class OpportunityEventDto {
   @ApiProperty({
     example: 0.0302,
     description:
-      'Net spread in percent, 4 decimals: profitPercentAskBid − buy taker fee % − sell taker fee % − withdrawal fee ' +
+      'Net spread in percent, 8 decimals: profitPercentAskBid − buy taker fee % − sell taker fee % − withdrawal fee ' +
       '(of `network`, in USDT at buyPrice) ÷ NET_REFERENCE_USDT (default 1000) × 100. May be negative. Unknown fees ' +
       'take the D8 defaults (taker 0.1 %, withdrawal 1 USD) and set costsEstimated',
   })

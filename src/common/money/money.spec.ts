@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../errors/app-error.js';
+import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundFast, roundsAtLeast, thresholdFast, roundAmount } from './money.js';
+
+describe('money policy (README "Money and percent figures")', () => {
+  it('computes on the decimals as written: 0.1 + 0.2 is 0.3, not 0.30000000000000004', () => {
+    expect(amount(dec(0.1).plus(0.2), 'x')).toBe(0.3);
+    expect(0.1 + 0.2).toBe(0.30000000000000004);
+  });
+
+  it('rounds once to 8 decimals (amounts, percents) or 12 (per-unit prices), half away from zero', () => {
+    expect(amount(dec(1.234567885), 'x')).toBe(1.23456789); // tie → away from zero
+    expect(amount(dec(-1.234567885), 'x')).toBe(-1.23456789);
+    expect(amount(dec(1.2345678849), 'x')).toBe(1.23456788);
+    expect(percent(dec(2).div(3).times(100), 'x')).toBe(66.66666667);
+    expect(priceFigure(dec(0.0000001234567).minus(0.0000001234566), 'x')).toBe(0); // 1e-13 is below half of the 12th decimal
+    expect(priceFigure(dec(0.000000123457).minus(0.000000123456), 'x')).toBe(1e-12);
+  });
+
+  it('zero, tiny and break-even figures are 0 (never −0) and not profitable', () => {
+    expect(Object.is(amount(dec(-0.000000004), 'x'), 0)).toBe(true);
+    expect(amount(dec(0.000000004), 'x')).toBe(0);
+    expect(isProfitable(amount(dec(0.000000004), 'x'))).toBe(false);
+    expect(isProfitable(amount(dec(0.000000005), 'x'))).toBe(true); // 0.00000001 as shown
+    expect(isProfitable(0)).toBe(false);
+  });
+
+  it('out of range is a FigureOutOfRangeError, an AppError answered as a 400 naming the figure', () => {
+    expect(amount(dec(9_999_999_999_999.99), 'pnl')).toBe(9_999_999_999_999.99);
+    const error = (() => {
+      try {
+        amount(dec(1e13), 'pnl');
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(FigureOutOfRangeError);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe(ErrorCode.InvalidRequest);
+    expect((error as AppError).message).toBe('pnl is out of range (figures are limited to ±1e13)');
+    expect(() => amount(dec(-1e13), 'netUsd')).toThrow('netUsd is out of range');
+    expect(() => amount(dec(1e200).times(1e200), 'x')).toThrow(FigureOutOfRangeError);
+  });
+
+  it('a total of in-range figures is rounded the same way but not limited (a decimal sum cannot overflow)', () => {
+    expect(roundAmount(dec(8_999_999_999_999.99).times(2))).toBe(17_999_999_999_999.98);
+    expect(Object.is(roundAmount(dec(-0.000000001)), 0)).toBe(true);
+  });
+
+  describe('threshold tests in doubles agree with decimal', () => {
+    it('at the threshold the doubles abstain; decimal decides on the rounded figure', () => {
+      // (100.1 − 100) ÷ 100 × 100 = 0.1 exactly; doubles 0.09999999999999432
+      const approx = ((100.1 - 100) / 100) * 100;
+      expect(thresholdFast(approx, 200, 0.1, 8)).toBeUndefined();
+      const exact = dec(100.1).minus(100).div(100).times(100);
+      expect(roundsAbove(exact, 0.1, 8)).toBe(false);
+      expect(roundsAtLeast(exact, 0.1, 8)).toBe(true);
+      // 0.100000004 rounds to 0.1: not above; 0.100000005 rounds to 0.10000001: above
+      expect(roundsAbove(dec(0.100000004), 0.1, 8)).toBe(false);
+      expect(roundsAbove(dec(0.100000005), 0.1, 8)).toBe(true);
+      expect(roundsAtLeast(dec(0.099999995), 0.1, 8)).toBe(true);
+      expect(roundsAtLeast(dec(0.099999994), 0.1, 8)).toBe(false);
+    });
+
+    it('away from the threshold the doubles answer, and always as decimal would (property)', () => {
+      const price = fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 1000);
+      fc.assert(
+        fc.property(price, price, fc.integer({ min: 0, max: 2000 }).map((n) => n / 1000), (ask, bid, threshold) => {
+          const approx = ((bid - ask) / ask) * 100;
+          const fast = thresholdFast(approx, ((bid + ask) / ask) * 100, threshold, 8);
+          const exact = dec(bid).minus(ask).div(ask).times(100);
+          if (fast !== undefined) expect(fast).toBe(roundsAbove(exact, threshold, 8));
+          if (fast !== undefined) expect(fast).toBe(roundsAtLeast(exact, threshold, 8));
+        }),
+        { seed: 18, numRuns: 2_000 },
+      );
+    });
+  });
+});
+
+describe('roundFast: the rule on a double, only where doubles cannot be wrong', () => {
+  it('rounds half away from zero like decimal, and abstains at a tie', () => {
+    expect(roundFast(0.1 + 0.2, 0.3, 8)).toBe(0.3);
+    expect(roundFast(1.234567884, 2, 8)).toBe(1.23456788);
+    expect(roundFast(-1.234567886, 2, 8)).toBe(-1.23456789);
+    expect(roundFast(0.000000005, 1, 8)).toBeUndefined(); // a tie: decimal decides (0.00000001)
+    expect(Object.is(roundFast(-0.000000001, 1, 8), 0)).toBe(true);
+    expect(roundFast(1e12, 1e12, 8)).toBeUndefined(); // near the range limit: decimal, which checks it
+  });
+
+  it('whenever it answers, it answers what decimal does (property, the journal formula)', () => {
+    const money = fc.integer({ min: 1, max: 2_000_000_000 }).map((n) => n / 1_000_000); // 6 decimals: × 3 gives ties at the 8th
+    const qty = fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 1000);
+    fc.assert(
+      fc.property(money, money, qty, money, (buy, sell, q, fee) => {
+        const approx = (sell - buy) * q - fee;
+        const fast = roundFast(approx, (sell + buy) * q + fee, 8);
+        const exact = amount(dec(sell).minus(buy).times(q).minus(fee), 'x');
+        if (fast !== undefined) expect(fast).toBe(exact);
+      }),
+      { seed: 18, numRuns: 2_000 },
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import DecimalModule, { type Decimal } from 'decimal.js';
+import { AppError, ErrorCode } from '../errors/app-error.js';
+
+/**
+ * The service's ONE money rule (README "Money and percent figures"): every money and percent
+ * figure is computed in decimal from the values as given, and rounded once, when it leaves the
+ * engine that computes it, half away from zero, to a fixed number of decimals per kind of figure.
+ * A figure out of range is an error, never a null or an Infinity.
+ */
+
+// decimal.js's types describe its CommonJS build; loaded as ESM, the default export IS the class.
+const DecimalClass = DecimalModule as unknown as typeof DecimalModule.Decimal;
+
+/** decimal.js configured for the service. Only quotients are inexact: 40 digits keep them far below any output decimal. */
+export const Dec = DecimalClass.clone({ precision: 40, rounding: DecimalClass.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 40 });
+export type Dec = Decimal;
+
+/** Amounts in USD/USDT (pnl, totals, fees, grossUsd): below a satoshi of any quote currency. */
+export const AMOUNT_DECIMALS = 8;
+/** Percentages (pnlPercentage, spreads in %, win rates, APR). */
+export const PERCENT_DECIMALS = 8;
+/** Per-unit price figures (a spread in price units): micro-cap tickers quote 10-12 decimals. */
+export const PRICE_DECIMALS = 12;
+
+/**
+ * No figure may reach this magnitude. A JSON number is a double, which holds every value below
+ * 2^53 / 100 (about 9.007e13) to the cent; ten trillion is beyond any real position.
+ */
+export const MAX_FIGURE = 1e13;
+
+export const outOfRangeMessage = (figure: string): string => `${figure} is out of range (figures are limited to ±1e13)`;
+
+/** A figure at or beyond MAX_FIGURE: answered 400 with the D2 shape wherever it surfaces. */
+export class FigureOutOfRangeError extends AppError {
+  constructor(readonly figure: string) {
+    super(ErrorCode.InvalidRequest, outOfRangeMessage(figure));
+    this.name = 'FigureOutOfRangeError';
+  }
+}
+
+/** A double input as the decimal it was written as (its shortest round-trip form, e.g. 0.1 → "0.1"). */
+export function dec(value: number): Dec {
+  return new Dec(value);
+}
+
+/** The rule itself: `decimals` places, half away from zero, range-checked, never -0. */
+export function roundFigure(value: Dec, figure: string, decimals: number): number {
+  const rounded = value.toDecimalPlaces(decimals);
+  if (!rounded.isFinite() || rounded.abs().gte(MAX_FIGURE)) throw new FigureOutOfRangeError(figure);
+  const n = rounded.toNumber();
+  return n === 0 ? 0 : n;
+}
+
+export const amount = (value: Dec, figure: string): number => roundFigure(value, figure, AMOUNT_DECIMALS);
+
+/**
+ * The same rule without the range check, for figures no request can be refused for: totals of
+ * in-range figures (journal summary, backtest aggregates: a decimal sum cannot overflow, and a
+ * trader with many operations must still see them) and the opportunity stream's figures.
+ */
+export function roundAmount(value: Dec): number {
+  return roundTotal(value, AMOUNT_DECIMALS);
+}
+
+export function roundPercent(value: Dec): number {
+  return roundTotal(value, PERCENT_DECIMALS);
+}
+
+export function roundPrice(value: Dec): number {
+  return roundTotal(value, PRICE_DECIMALS);
+}
+
+function roundTotal(value: Dec, decimals: number): number {
+  const n = value.toDecimalPlaces(decimals).toNumber();
+  return n === 0 ? 0 : n;
+}
+export const percent = (value: Dec, figure: string): number => roundFigure(value, figure, PERCENT_DECIMALS);
+export const priceFigure = (value: Dec, figure: string): number => roundFigure(value, figure, PRICE_DECIMALS);
+
+/** Profitable (a win) exactly when the figure AS SHOWN, i.e. after rounding, is above 0. */
+export const isProfitable = (roundedFigure: number): boolean => roundedFigure > 0;
+
+/**
+ * Threshold tests on a hot path, in doubles, exact where it matters. `approx` is a figure
+ * computed in doubles; `scale` bounds the magnitude of the terms it was computed from. Doubles
+ * carry about 16 digits and a few operations lose a few units of the last one, so `approx` is
+ * trusted to 1e-12 of `scale` (four orders of margin). The rounded figure moves at most half a
+ * unit of its last decimal from the exact one, so beyond that band plus the margin doubles give
+ * the same answer as decimal; inside it the answer is `undefined` and the caller decides in
+ * decimal (rare: a tick within about 5e-9 of the threshold). No allocation.
+ */
+export const DOUBLE_TRUST = 1e-12;
+
+/** 10^d and half of 10^-d for d = 0..12, looked up rather than computed per call. */
+const POW10 = Array.from({ length: 13 }, (_, d) => 10 ** d);
+const HALF_UNIT = POW10.map((p) => 0.5 / p);
+
+/**
+ * The rule applied to a figure computed in doubles (`approx`, from terms of magnitude up to
+ * `scale`), for loops that value thousands of rows: the rounded figure, when no rounding tie lies
+ * within the error doubles may carry (then it is exactly what decimal gives: a tie is the only
+ * place where a small error changes the rounded result); undefined otherwise, and the caller
+ * computes the figure in decimal. Never -0. No range check: callers fall back to decimal near
+ * the range limit, where the limit is checked.
+ */
+export function roundFast(approx: number, scale: number, decimals: number): number | undefined {
+  const unit = POW10[decimals];
+  const magnitude = Math.max(Math.abs(scale), Math.abs(approx));
+  if (!(magnitude < FAST_LIMIT)) return undefined;
+  const scaled = approx * unit;
+  const floor = Math.floor(scaled);
+  const fraction = scaled - floor;
+  // The doubles' error, in units of the last decimal, plus the rounding of approx × unit.
+  const error = (DOUBLE_TRUST * (magnitude + 1) + Math.abs(approx) * 1e-15) * unit;
+  if (Math.abs(fraction - 0.5) <= error) return undefined;
+  const rounded = (fraction < 0.5 ? floor : floor + 1) / unit;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Beyond this magnitude roundFast defers to decimal (and so to the range check). */
+const FAST_LIMIT = MAX_FIGURE / 10;
+
+/**
+ * true: the rounded figure is certainly above `threshold`; false: certainly below it; undefined:
+ * it may round to the threshold itself, ask decimal (`roundsAbove` / `roundsAtLeast`).
+ */
+export function thresholdFast(approx: number, scale: number, threshold: number, decimals: number): boolean | undefined {
+  const band = HALF_UNIT[decimals] + DOUBLE_TRUST * (Math.abs(scale) + Math.abs(threshold) + 1);
+  if (approx > threshold + band) return true;
+  if (approx < threshold - band) return false;
+  return undefined;
+}
+
+/** Whether the rounded figure is at or above `threshold`, by decimal. */
+export function roundsAtLeast(exact: Dec, threshold: number, decimals: number): boolean {
+  return exact.toDecimalPlaces(decimals).gte(threshold);
+}
+
+/** Whether the rounded figure is above `threshold`, by decimal. */
+export function roundsAbove(exact: Dec, threshold: number, decimals: number): boolean {
+  return exact.toDecimalPlaces(decimals).gt(threshold);
+}

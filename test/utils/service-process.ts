@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** The service as production runs it: its own process, `src/main.ts` through the TypeScript loader. */
+export interface ServiceProcess {
+  readonly baseUrl: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (null after a signal) and how long after `signal()` it came. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the service with `env` on a free port; resolves once GET /health answers 200. */
+export async function startServiceProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const service: ServiceProcess = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    exited,
+    signal: (signal) => void child.kill(signal),
+  };
+  await waitHealthy(service, readyTimeoutMs);
+  return service;
+}
+
+async function waitHealthy(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let gone = false;
+  void service.exited.then(() => (gone = true));
+  while (Date.now() < end && !gone) {
+    const ok = await fetch(`${service.baseUrl}/health`).then((r) => r.status === 200, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  service.signal('SIGKILL');
+  throw new Error(`service did not become healthy:\n${service.output().slice(-3000)}`);
+}
+
+/** Starts the service expecting it to refuse: resolves with its exit code and output. */
+export async function runServiceToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
