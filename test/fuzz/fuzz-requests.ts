@@ -97,7 +97,9 @@ function queryArbitrary(params: OperationParameter[], schemas: Record<string, Op
 
 function pathArbitrary(op: FuzzOperation, schemas: Record<string, OpenApiSchema>, pools: FuzzPools, sizes: FuzzSizes, hostile: boolean): fc.Arbitrary<string> {
   const inPath = (op.parameters ?? []).filter((p) => p.in === 'path');
-  return fc.tuple(...inPath.map((p) => parameterValue(p, schemas, pools, sizes, hostile))).map((values) =>
+  // An empty segment is another URL (`/operations/` is the list route), not a bad id.
+  const segment = (p: OperationParameter): fc.Arbitrary<string> => parameterValue(p, schemas, pools, sizes, hostile).filter((v) => v !== '');
+  return fc.tuple(...inPath.map(segment)).map((values) =>
     inPath.reduce((path, p, i) => path.replace(`{${p.name}}`, percentEncode(values[i] ?? '')), op.path),
   );
 }
