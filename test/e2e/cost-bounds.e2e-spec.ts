@@ -8,10 +8,10 @@ const HEALTH_P99_MS = 100;
 /**
  * Issue 18, deliverable 1, in CI: 50 worst-case requests of every endpoint whose work a client
  * sizes (test/utils/cost-bounds.ts lists them) at once, /health sampled meanwhile; p99 < 100 ms.
- * /health is probed from another process every 10 ms on a fixed schedule (open loop), as an
- * orchestrator would: a handler that held the loop for 200 ms, 50 times over, leaves every probe
- * sent during those 10 s waiting, so p99 is seconds (a sequential in-process sampler saw one
- * slow sample for the whole freeze and could pass).
+ * /health is probed from another process every 10 ms on a fixed schedule (open loop) over
+ * connections opened before the load (test/utils/health-prober.mjs says why): with a handler
+ * that holds the loop for 200 ms (tried by hand), p99 was 312 ms and the test failed; a
+ * sequential in-process sampler sees one slow sample per freeze and can miss it.
  * Sizes are the API's maxima except the imports (100 rows each here, to keep CI under ~30 s on
  * two cores); `npm run bench:cost` runs the same cases on a larger data set.
  */

@@ -99,13 +99,15 @@ export interface LoadFigures {
 }
 
 /** Health probes from another process (health-prober.mjs), so this process's own loop cannot skew them. */
-function startProber(baseUrl: string, intervalMs: number): { stop(): Promise<{ latencies: number[]; statuses: number[] }> } {
+async function startProber(baseUrl: string, intervalMs: number): Promise<{ stop(): Promise<{ latencies: number[]; statuses: number[] }> }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./health-prober.mjs', import.meta.url)), baseUrl, String(intervalMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  while (!out.startsWith('ready\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  out = '';
   return {
     stop: async () => {
       child.stdin.end('stop\n');
@@ -117,13 +119,13 @@ function startProber(baseUrl: string, intervalMs: number): { stop(): Promise<{ l
 
 /**
  * Fires `parallel` of each worst case at once while another process probes /health every 10 ms
- * on a fixed schedule (open loop: a 2 s freeze shows as 200 slow probes, not one). The event-loop
- * delay of this process (the app runs in it) is recorded beside it.
+ * on a fixed schedule (open loop: a 2 s freeze shows as 200 slow probes, not one), over
+ * connections it opened before (health-prober.mjs says why). The event-loop delay of this
+ * process (the app runs in it) is recorded beside it.
  */
 export async function runWorstCases(baseUrl: string, cases: WorstCase[], parallel: number): Promise<LoadFigures> {
   await call(baseUrl, 'GET', '/health'); // warm
-  const prober = startProber(baseUrl, 10);
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the prober's start-up
+  const prober = await startProber(baseUrl, 10);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const results = await Promise.all(
