@@ -68,6 +68,10 @@ export class FuzzOracle {
 
   constructor(schemas: Record<string, OpenApiSchema>) {
     this.ajv = new Ajv({ nullable: true, unknownFormats: 'ignore', format: 'full', allErrors: false });
+    // OpenAPI's numeric formats: int32/int64 are integers (the document also says `type: integer`
+    // where it means it), double/float any number.
+    for (const name of ['int32', 'int64']) this.ajv.addFormat(name, { type: 'number', validate: (n: number) => Number.isInteger(n) });
+    for (const name of ['double', 'float']) this.ajv.addFormat(name, { type: 'number', validate: () => true });
     this.ajv.addSchema({ components: { schemas: toDraft7(schemas) } }, 'doc');
   }
 
