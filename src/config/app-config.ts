@@ -17,6 +17,8 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   database: DatabaseConfig;
   bodyLimitBytes: number;
+  /** How long a client may take to send a request head (Node's headersTimeout). */
+  headersTimeoutMs: number;
   sse: SseConfig;
   realtime: RealtimeConfig;
   marketData: MarketDataConfig;

@@ -44,6 +44,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', path: env.DB_PATH },
     bodyLimitBytes: 1024 * 1024,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
     realtime: {
       minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,
       debounceMs: 200,
