@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -24,6 +25,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: new JsonLogger(config.logLevel, undefined, config.logFormat),
   });
   app.set('trust proxy', config.trustProxy);
+  limitSlowClients(app.getHttpServer(), config.headersTimeoutMs);
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
@@ -51,6 +53,19 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(express.json({ limit: config.bodyLimitBytes }));
   setupSwagger(app);
   return app;
+}
+
+/**
+ * Slowloris (issue 18): a client that sends its request head a byte at a time held a connection
+ * for Node's default 60 s, and nothing bounds how many such connections one client opens. The
+ * head must now be complete within HTTP_HEADERS_TIMEOUT_MS (a bare 408, then close: no request
+ * exists yet to answer in the D2 shape). Node checks open connections every 30 s by default; a
+ * quarter of the timeout keeps the bound near what the variable says.
+ */
+function limitSlowClients(server: Server, headersTimeoutMs: number): void {
+  server.headersTimeout = headersTimeoutMs;
+  // A constructor option Nest does not pass through; Node reads it when the server starts listening.
+  Object.assign(server, { connectionsCheckingInterval: Math.max(100, Math.floor(headersTimeoutMs / 4)) });
 }
 
 function setupSwagger(app: NestExpressApplication): void {

@@ -19,6 +19,8 @@ export interface AppConfig {
   /** SIGTERM/SIGINT: how long in-flight work may take to finish before the process exits anyway. */
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
+  /** How long a client may take to send a request head (Node's headersTimeout). */
+  headersTimeoutMs: number;
   sse: SseConfig;
   realtime: RealtimeConfig;
   marketData: MarketDataConfig;

@@ -202,6 +202,14 @@ export class EnvDto {
   @Min(100, { message: 'SSE_STALL_TIMEOUT_MS must be an integer of at least 100' })
   SSE_STALL_TIMEOUT_MS: number = 30_000;
 
+  /** Slowloris bound: a connection whose request head is not complete this long after it began gets a 408 and is closed. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer from 500 to 120000' })
+  @Min(500, { message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer from 500 to 120000' })
+  @Max(120_000, { message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer from 500 to 120000' })
+  HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'ARBITRAGE_RATE_LIMIT must be an integer of at least 1' })

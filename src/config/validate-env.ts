@@ -45,6 +45,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
       : { kind: 'pglite', path: env.DB_PATH },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bodyLimitBytes: 1024 * 1024,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
     realtime: {
       minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,
       debounceMs: 200,

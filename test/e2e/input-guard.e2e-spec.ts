@@ -108,6 +108,23 @@ describe('input guard: depth, Unicode, NUL, non-finite numbers, content type, em
     expect(res.body).toEqual({ statusCode: 404, message: 'route not found', error: 'Not Found' });
   });
 
+  // Found by the fuzz suite: the router's text was `Failed to decode param '<the segment>'`.
+  it.each(['/v1/journal/operations/secret%ED%A0%80', '/v1/lookers/%FFsecret', '/v1/calculators/secret%E0%A4%A'])(
+    'a path segment that is not UTF-8 (%s) is a 400 that does not repeat it',
+    async (path) => {
+      const res = await request(t.baseUrl).delete(path).query({ email: 'g@example.com' }).expect(400);
+      expect(res.body).toEqual(bad('request path must be well-formed UTF-8'));
+    },
+  );
+
+  it('a GET with a JSON body over 1 MiB is the documented 413, and a charset the parser cannot read the documented 415', async () => {
+    const big = JSON.stringify({ pad: 'x'.repeat(1_100_000) });
+    const tooLarge = await request(t.baseUrl).get('/v1/realtime/prices').set('Content-Type', 'application/json').send(big).expect(413);
+    expect(tooLarge.body).toEqual({ statusCode: 413, message: 'request body too large', error: 'Payload Too Large' });
+    const latin1 = await request(t.baseUrl).get('/health').set('Content-Type', 'application/json; charset=latin1').send('{}').expect(415);
+    expect(latin1.body).toEqual({ statusCode: 415, message: 'unsupported content type', error: 'Unsupported Media Type' });
+  });
+
   it('a message never repeats a member name that is itself input', async () => {
     const res = await request(t.baseUrl).post('/v1/lookers').send({ email: 'g@example.com', ['<script>']: '\ud800' }).expect(400);
     expect(res.body).toEqual(bad('(member) must be well-formed Unicode (no lone surrogates)'));

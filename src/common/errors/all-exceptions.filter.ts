@@ -1,12 +1,13 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppError, type ErrorBody, ErrorCode, INVALID_REQUEST_BODY } from './app-error.js';
+import { AppError, type ErrorBody, ErrorCode, INVALID_REQUEST_BODY, PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE } from './app-error.js';
 import { reasonPhrase, statusOf } from './error-status.js';
 import { failureMessageOf, requestIdOf } from '../http/request-context.js';
 import { errorFields } from '../logging/json-logger.js';
 
 const GENERIC_FAILURE = 'Internal server error';
 export const ROUTE_NOT_FOUND = 'route not found';
+export const PATH_NOT_UTF8 = 'request path must be well-formed UTF-8';
 
 /**
  * The one exception filter. Every error leaves as the D2 body; only AppError and Nest's
@@ -69,10 +70,12 @@ function clientMessageOf(exception: HttpException): string {
   const status = exception.getStatus();
   const cause = exception.cause as { type?: string } | undefined;
   if (cause?.type === 'entity.parse.failed' || cause instanceof SyntaxError) return INVALID_REQUEST_BODY;
-  if (status === 413) return 'request body too large';
-  if (status === 415) return 'unsupported content type';
+  if (status === 413) return PAYLOAD_TOO_LARGE;
+  if (status === 415) return UNSUPPORTED_CONTENT_TYPE;
   // The router's own 404 text is `Cannot GET <url>`, query string and all (e-mail addresses).
   if (status === 404) return ROUTE_NOT_FOUND;
+  // The router's text for a path segment that is not UTF-8 repeats the segment (issue 18, found by the fuzz suite).
+  if (status === 400 && exception.message.startsWith('Failed to decode param')) return PATH_NOT_UTF8;
   const response = exception.getResponse();
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;

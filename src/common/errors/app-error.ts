@@ -53,3 +53,7 @@ export interface ErrorBody {
 }
 
 export const INVALID_REQUEST_BODY = 'Invalid request body';
+/** D2: a body over the limit, on every route. */
+export const PAYLOAD_TOO_LARGE = 'request body too large';
+/** A JSON content type whose charset the body parser cannot read (`; charset=latin1`). */
+export const UNSUPPORTED_CONTENT_TYPE = 'unsupported content type';

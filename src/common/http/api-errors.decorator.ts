@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, type ApiResponseOptions, getSchemaPath } from '@nestjs/swagger';
-import { INVALID_REQUEST_BODY } from '../errors/app-error.js';
+import { ApiExtraModels, ApiResponse, type ApiResponseOptions, getSchemaPath, type ResponseObject } from '@nestjs/swagger';
+import { INVALID_REQUEST_BODY, PAYLOAD_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE } from '../errors/app-error.js';
+import { BODY_TOO_DEEP, JSON_CONTENT_TYPE_REQUIRED } from '../validation/input-guard.js';
 import { reasonPhrase } from '../errors/error-status.js';
 import { ErrorResponseDto } from '../openapi/error-response.dto.js';
 
@@ -41,8 +42,27 @@ export function ApiErrorResponse(status: number, messages: string[], options: Er
   );
 }
 
+/**
+ * Statuses the shared body parsers and the input guard answer before any route runs, so every
+ * operation can answer them (a GET with a 2 MiB JSON body is a 413 too). buildOpenApiDocument
+ * adds them to each operation that does not list them itself.
+ */
+export const TRANSPORT_ERRORS: Readonly<Record<number, string[]>> = {
+  400: [INVALID_REQUEST_BODY, BODY_TOO_DEEP],
+  413: [PAYLOAD_TOO_LARGE],
+  415: [JSON_CONTENT_TYPE_REQUIRED, UNSUPPORTED_CONTENT_TYPE],
+};
+
+/** The OpenAPI response object of one error status, as `ApiErrorResponse` documents it. */
+export function errorResponseObject(status: number, messages: string[], description?: string): ResponseObject {
+  return {
+    description: [messages.join('; '), description].filter(Boolean).join('. ') || reasonPhrase(status),
+    content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) }, examples: errorExamples(status, messages) } },
+  };
+}
+
 /** Each message is its own named example, so Swagger UI lists the texts in its example menu. */
-function errorExamples(status: number, messages: string[]): Record<string, { value: ErrorResponseDto }> {
+export function errorExamples(status: number, messages: string[]): Record<string, { value: ErrorResponseDto }> {
   return Object.fromEntries(messages.map((message) => [message, { value: { statusCode: status, message, error: reasonPhrase(status) } }]));
 }
 

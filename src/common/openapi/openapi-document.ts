@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, type OperationObject, type ResponseObject, SwaggerModule } from '@nestjs/swagger';
+import { errorExamples, errorResponseObject, TRANSPORT_ERRORS } from '../http/api-errors.decorator.js';
 import { ErrorResponseDto } from './error-response.dto.js';
 
 /**
@@ -43,7 +44,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponseDto] });
   document.security = [];
+  addTransportErrors(document);
   return stableDocument(document);
+}
+
+/**
+ * Every operation can answer the statuses of the shared body parsers and the input guard
+ * (TRANSPORT_ERRORS): added where an operation does not document them, and their texts joined
+ * to its own where it does, so the document lists every status the service answers (issue 18).
+ */
+function addTransportErrors(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item as Record<string, OperationObject>)) {
+      if (typeof op !== 'object' || op === null || !('responses' in op)) continue;
+      for (const [status, messages] of Object.entries(TRANSPORT_ERRORS)) {
+        const own = (op.responses[status] as ResponseObject | undefined)?.content?.['application/json'];
+        if (!op.responses[status]) op.responses[status] = errorResponseObject(Number(status), messages);
+        else if (own) own.examples = { ...own.examples, ...errorExamples(Number(status), messages.filter((m) => !(m in (own.examples ?? {})))) };
+      }
+    }
+  }
 }
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
