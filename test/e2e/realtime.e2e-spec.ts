@@ -252,6 +252,40 @@ describe('realtime streams through the simulator (SPEC 4.4, 2.6, 2.7, 6; D4, D6)
     });
   });
 
+  it('Last-Event-ID far in the past from 200 clients at once: each gets the ring once, in order, then live; a malformed id is none; prices keep their cadence (issue 18)', async () => {
+    const control = client(url('/v1/realtime/arbitrage'));
+    await sleep(200);
+    await m.putQuotes([
+      { exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 59_999, ask: 60_000 },
+      { exchange: 'okx', market: 'SPOT', ticker: 'BTC-USDT', bid: 60_300, ask: 60_301 },
+    ]);
+    await control.waitFor(1, 3000);
+    const ring = control.events.map((e) => Number(e.id));
+    const prices = client(url('/v1/realtime/prices'));
+    await prices.waitFor(1, 3000);
+    const pricesBefore = prices.events.length;
+    const resumed = Array.from({ length: 200 }, () => client(url('/v1/realtime/arbitrage'), { 'Last-Event-ID': '1' }));
+    await Promise.all(resumed.map((c) => c.waitFor(ring.length, 5000)));
+    await sleep(300);
+    for (const c of resumed) {
+      const ids = c.events.map((e) => Number(e.id));
+      // The whole ring (earlier tests' events too), each once, in order, including what the
+      // control saw live.
+      expect(ids.every((id, i) => i === 0 || id > (ids[i - 1] ?? 0))).toBe(true);
+      expect(ids.filter((id) => id >= (ring[0] ?? 0)).slice(0, ring.length)).toEqual(ring);
+    }
+    for (const bad of ['abc', '-1', '1e400', '9'.repeat(40)]) {
+      const odd = client(url('/v1/realtime/arbitrage'), { 'Last-Event-ID': bad });
+      await sleep(300);
+      // Treated as no id: no replay, only what happens from now on.
+      expect(odd.events.filter((e) => ring.includes(Number(e.id)))).toEqual([]);
+      expect(odd.source.readyState).toBe(1);
+    }
+    await sleep(2_200);
+    // The 1 s snapshot cadence held while 200 replays were written.
+    expect(prices.events.length - pricesBefore).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+
   it('after 1,000 streams are opened and closed, no connection, timer or subscription is left', async () => {
     const hub = m.app.app.get(SseHub);
     for (let round = 0; round < 10; round += 1) {

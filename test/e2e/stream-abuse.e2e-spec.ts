@@ -1,5 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseHub } from '../../src/common/sse/sse-hub.service.js';
 import { rawGet, stalledClient } from '../utils/sse-client.js';
@@ -114,6 +116,47 @@ describe(`stream abuse from one IP: cap ${CAP} (SSE_MAX_PER_IP), churn, slowlori
     await until(() => hub.stats().connections === CAP);
     again.forEach((c) => c.destroy());
     await until(() => hub.stats().connections === 0);
+  }, 60_000);
+
+  it('a 64 KiB header is answered 431 and closed, 20 at once; streams and requests of others go on (issue 18)', async () => {
+    const healthy = await stalledClient(url('/v1/realtime/prices'));
+    const huge = (): Promise<string> => {
+      const { hostname, port } = new URL(t.baseUrl);
+      return new Promise((resolve) => {
+        let received = '';
+        const socket = net.connect(Number(port), hostname, () =>
+          socket.write(`GET /v1/realtime/prices HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`));
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(received));
+      });
+    };
+    const answers = await Promise.all(Array.from({ length: 20 }, huge));
+    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 431 /);
+    expect(await call(t.baseUrl)).toBe(200);
+    expect(hub.stats().connections).toBe(1);
+    healthy.destroy();
+    await until(() => hub.stats().connections === 0);
+  });
+
+  it('memory returns to its baseline after the abuse: heap after GC within 2 MB of before after 300 streams (issue 18)', async () => {
+    const heapAfterGc = (): number => {
+      const gc = runInNewContext('gc') as () => void;
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    setFlagsFromString('--expose-gc');
+    const before = heapAfterGc();
+    for (let round = 0; round < 30; round++) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => openAndDrop(url(i % 2 ? '/v1/realtime/prices' : '/v1/realtime/arbitrage'))));
+    }
+    const held = await Promise.all(Array.from({ length: CAP }, () => stalledClient(url('/v1/realtime/prices'))));
+    await sleep(500);
+    held.forEach((h) => h.destroy());
+    await until(() => hub.stats().connections === 0);
+    await sleep(200);
+    expect(heapAfterGc() - before).toBeLessThan(2 * 1024 * 1024);
   }, 60_000);
 
   it('50 slowloris clients (a header line every 200 ms, never the end) are answered 408 and closed after HTTP_HEADERS_TIMEOUT_MS; others are served meanwhile', async () => {
