@@ -1,3 +1,4 @@
+import { soloLease } from '../scale-out/testing/solo-lease.js';
 import { TickLatency } from './tick-latency.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
@@ -35,7 +36,7 @@ describe('MarketDataService with a fake source', () => {
   });
 
   const start = async (env: Record<string, string>): Promise<MarketDataService> => {
-    service = new MarketDataService(configOf(env), source, book, new TickLatency(), { now: () => Date.now() });
+    service = new MarketDataService(configOf(env), source, book, new TickLatency(), { now: () => Date.now() }, soloLease());
     service.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(0);
     return service;

@@ -11,6 +11,7 @@ import { TickLatency } from './tick-latency.js';
 import type { Clock } from './clock.js';
 import { selectUniverse, tickersListed } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
@@ -33,6 +34,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     private readonly book: QuoteBook,
     private readonly latency: TickLatency,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
+    private readonly lease: IngestLease,
   ) {
     this.config = appConfig.marketData;
     this.health = new FeedHealth(this.config.exchanges);
@@ -40,6 +42,12 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (!this.config.websocketEnabled) return;
+    // Issue 20: only the process holding the ingest lease opens feeds (ROLE=all: this one, now).
+    void this.lease.run(() => this.startIngest());
+  }
+
+  private startIngest(): void {
+    if (this.stopped) return;
     this.subscriptions.push(
       this.source.ticks.subscribe((tick) => {
         this.latency.recordTick(tick, this.clock.now());
