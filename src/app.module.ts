@@ -21,6 +21,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 import { FundingRatesModule } from './funding-rates/funding-rates.module.js';
 import { CrossingCountsModule } from './crossing-counts/crossing-counts.module.js';
 import { ScaleOutModule } from './scale-out/scale-out.module.js';
+import { ScaleOutRelayModule } from './scale-out/scale-out-relay.module.js';
 
 @Module({})
 export class AppModule {
@@ -43,6 +44,7 @@ export class AppModule {
         RateLimitModule,
         OpportunityHistoryModule,
         FundingRatesModule,
+        ScaleOutRelayModule,
         CrossingCountsModule.register({ dailyJob: config.crossingCounts.dailyJob }),
       ],
       providers: [

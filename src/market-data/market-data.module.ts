@@ -17,6 +17,7 @@ import { QuoteBook } from './quote-book.js';
 import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
 import { SampleRecorderJob } from './sample-recorder.job.js';
 import { TickLatency } from './tick-latency.js';
+import { FeedHealthMirror } from './feed-health-mirror.js';
 
 /**
  * The market-data core: source (ccxt), quote book, route costs book, tick bus, feed health and
@@ -58,6 +59,7 @@ import { TickLatency } from './tick-latency.js';
     },
     FundingRateBook,
     TickLatency,
+    { provide: FeedHealthMirror, useFactory: () => new FeedHealthMirror() },
     MarketDataService,
     MarketDataMetrics,
     MarketSampleRepository,
@@ -66,6 +68,6 @@ import { TickLatency } from './tick-latency.js';
     { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     MarketCostsJob,
   ],
-  exports: [FundingRateBook, MarketCostsBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [FeedHealthMirror, FundingRateBook, MarketCostsBook, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}
