@@ -48,9 +48,9 @@ export class RealtimeController {
     @Res() res: Response,
     @Query() query: ArbitrageStreamQueryDto,
     @Headers('last-event-id') lastEventId?: string,
-  ): void {
+  ): void | Promise<void> {
     const clientFilter = parseOpportunityFilter({ ...query }, this.config.marketData.exchanges);
-    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId), clientFilter), { stream: 'arbitrage', policy: 'reliable' });
+    return this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId), clientFilter), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')
@@ -64,8 +64,8 @@ export class RealtimeController {
     cadence: 'Every second one message with every cached price.',
     exampleUrl: '/v1/realtime/prices',
   })
-  pricesStream(@Req() req: Request, @Res() res: Response): void {
-    this.sse.open(req, res, this.prices.frames, { stream: 'prices', policy: 'latest' });
+  pricesStream(@Req() req: Request, @Res() res: Response): void | Promise<void> {
+    return this.sse.open(req, res, this.prices.frames, { stream: 'prices', policy: 'latest' });
   }
 }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { BehaviorSubject, type Observable, distinctUntilChanged } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -16,7 +16,7 @@ export interface RedisState {
  * ioredis reconnects by itself; `state$` follows it so /health and the streams can say so.
  */
 @Injectable()
-export class RedisLink implements OnApplicationShutdown {
+export class RedisLink implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   private readonly clients: Redis[] = [];
   private readonly stateSubject = new BehaviorSubject<RedisState>({ up: false, reason: 'connecting' });
@@ -54,6 +54,11 @@ export class RedisLink implements OnApplicationShutdown {
     return this.connect(name, false);
   }
 
+  /** Connects at start, so /health tells from the first request whether Redis answers. */
+  onModuleInit(): void {
+    if (this.enabled) void this.commands;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     await Promise.all(this.clients.map((c) => c.quit().catch(() => c.disconnect())));
@@ -74,7 +79,10 @@ export class RedisLink implements OnApplicationShutdown {
     });
     if (tracksState) {
       client.on('ready', () => this.stateSubject.next({ up: true, reason: null }));
-      client.on('close', () => this.down('connection closed'));
+      // 'close' follows 'error'; keep the error's reason, it says more.
+      client.on('close', () => {
+        if (this.stateSubject.value.up) this.down('connection closed');
+      });
     }
     this.clients.push(client);
     return client;

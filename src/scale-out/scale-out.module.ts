@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DEFAULT_LEASE_TIMING, IngestLease, LEASE_TIMING } from './ingest-lease.js';
 import { RedisLink } from './redis-link.js';
+import { SseSlots } from './sse-slots.js';
 
 /**
  * Issue 20: what joins an ingest process to its API instances. Global, so the market-data core,
@@ -8,7 +9,7 @@ import { RedisLink } from './redis-link.js';
  */
 @Global()
 @Module({
-  providers: [RedisLink, IngestLease, { provide: LEASE_TIMING, useValue: DEFAULT_LEASE_TIMING }],
-  exports: [RedisLink, IngestLease],
+  providers: [RedisLink, IngestLease, SseSlots, { provide: LEASE_TIMING, useValue: DEFAULT_LEASE_TIMING }],
+  exports: [RedisLink, IngestLease, SseSlots],
 })
 export class ScaleOutModule {}
