@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RealtimeModule } from '../realtime/realtime.module.js';
+import { FundingRatesModule } from '../funding-rates/funding-rates.module.js';
+import { FundingRelay } from './funding-relay.js';
 import { MarketRelay } from './market-relay.js';
 import { OpportunityRelay } from './opportunity-relay.js';
 
@@ -8,8 +10,8 @@ import { OpportunityRelay } from './opportunity-relay.js';
  * ROLE=all, so a single process runs exactly as before.
  */
 @Module({
-  imports: [RealtimeModule],
-  providers: [MarketRelay, OpportunityRelay],
+  imports: [RealtimeModule, FundingRatesModule],
+  providers: [MarketRelay, OpportunityRelay, FundingRelay],
   exports: [MarketRelay],
 })
 export class ScaleOutRelayModule {}

@@ -54,13 +54,13 @@ describe('one ingest and two API instances behind nginx', () => {
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, symbols: ['ETH'], walk: false });
     db = await createPgDatabase();
-    const shared = { ...redis.env, DATABASE_URL: db.url, EXCHANGES: 'binance,okx', SYMBOLS: 'ETH-USDT', FUNDING_REFRESH_MS: '0', CROSSING_JOB_ENABLED: '0' };
+    const shared = { ...redis.env, DATABASE_URL: db.url, EXCHANGES: 'binance,okx', SYMBOLS: 'ETH-USDT', CROSSING_JOB_ENABLED: '0', TRUST_PROXY: '1' };
     ingest = serviceProcess('ingest', await freePort(), {
-      ...shared, ROLE: 'ingest', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: sim.url, MARKET_RECONNECT_BASE_MS: '100',
+      ...shared, ROLE: 'ingest', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: sim.url, MARKET_RECONNECT_BASE_MS: '100', FUNDING_REFRESH_MS: '1000',
     });
     // The ingest process runs the migrations first; the API ones then find the schema in place.
     await ingest.start();
-    const apiEnv = { ...shared, ROLE: 'api', TRUST_PROXY: '1', SSE_MAX_PER_IP: '100' };
+    const apiEnv = { ...shared, ROLE: 'api', SSE_MAX_PER_IP: '100' };
     api = [serviceProcess('api-1', await freePort(), apiEnv), serviceProcess('api-2', await freePort(), apiEnv)];
     await Promise.all(api.map((p) => p.start()));
     nginx = await startNginx(api.map((p) => p.port));
@@ -93,6 +93,21 @@ describe('one ingest and two API instances behind nginx', () => {
       expect(await res.json()).toEqual(LIMITED);
       expect(res.headers.get('x-ratelimit-limit')).toBe('30');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+  }, 60_000);
+
+  it('the funding ranking the ingest process collects is served by both instances', async () => {
+    const ranking = async (p: ServiceProcess) => {
+      const res = await fetch(`${p.baseUrl}/v1/funding-rates`, { headers: { 'X-Forwarded-For': '198.51.100.77' } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { data: { symbol: string; exchange: string; fundingRate: number | null }[] };
+    };
+    await waitFor(async () => (await ranking(api[0])).data.length > 0, 10_000, 'no funding ranking on api-1');
+    const fromIngest = (await ranking(ingest)).data.map((e) => [e.exchange, e.symbol, e.fundingRate]);
+    expect(fromIngest.length).toBeGreaterThan(0);
+    for (const p of api) {
+      await waitFor(async () => JSON.stringify((await ranking(p)).data.map((e) => [e.exchange, e.symbol, e.fundingRate])) === JSON.stringify(fromIngest),
+        5000, `${p.name} does not serve the ingest process's ranking`);
     }
   }, 60_000);
 
