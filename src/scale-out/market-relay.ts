@@ -16,6 +16,8 @@ import { IngestLease } from './ingest-lease.js';
 import { RedisLink } from './redis-link.js';
 import { type MarketRef, MarketIndex, decodeBatch, decodeMarketRef, encodeBatch, encodeMarketRef, exchangeIndex, ticksOf } from './tick-codec.js';
 
+const TABLE_RELOAD_MS = 1000;
+
 /** What the ingest process writes beside the ticks, every FEED_HEALTH_PUBLISH_MS. */
 interface IngestState {
   at: number;
@@ -37,7 +39,9 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly epoch: number;
   private readonly index = new MarketIndex();
   private readonly accumulator = new TickAccumulator(EXCHANGE_NAMES.length, (batch) => this.send(batch), DEFAULT_BATCH_POLICY);
-  private table = { epoch: Number.NaN, markets: new Map<number, MarketRef>(), loading: false };
+  private table = { epoch: Number.NaN, markets: new Map<number, MarketRef>(), loading: false, loadedAt: 0 };
+  /** A table entry that could not be written (Redis away): the whole table is written again next second. */
+  private tableDirty = false;
   private subscription: Subscription | null = null;
   private subscriber: Redis | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -96,7 +100,9 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (added) {
       this.accumulator.addMarkets([index], exchangeIndex(tick.exchange));
       // One connection keeps command order, so the table entry lands before any batch using it.
-      void this.redis.commands.hset(this.tableKey(this.epoch), String(index), encodeMarketRef(tick)).catch(() => undefined);
+      void this.redis.commands.hset(this.tableKey(this.epoch), String(index), encodeMarketRef(tick)).catch(() => {
+        this.tableDirty = true;
+      });
     }
     this.accumulator.quote(index, tick.bid, tick.ask, tick.bidQty, tick.askQty, tick.exchangeTime ?? Number.NaN, tick.receivedAt);
   }
@@ -114,9 +120,12 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const volumes = Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, this.book.volumesOf(e)]));
     const state: IngestState = { at: this.clock.now(), health: this.marketData.healthReport(), volumes };
     const pipeline = this.redis.commands.multi();
+    const rewrite = this.tableDirty;
+    if (rewrite) pipeline.hset(this.tableKey(this.epoch), this.index.table());
     pipeline.set(this.stateKey, JSON.stringify(state), 'PX', 3 * FEED_HEALTH_PUBLISH_MS);
     pipeline.pexpire(this.tableKey(this.epoch), 24 * 3_600_000);
-    await pipeline.exec().catch(() => undefined);
+    const written = await pipeline.exec().then(() => true, () => false);
+    if (rewrite && written) this.tableDirty = false;
   }
 
   // --- API side ---
@@ -134,7 +143,7 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const decoded = decodeBatch(message);
     if (!decoded) return;
     if (decoded.epoch !== this.table.epoch) {
-      this.table = { epoch: decoded.epoch, markets: new Map(), loading: false };
+      this.table = { epoch: decoded.epoch, markets: new Map(), loading: false, loadedAt: 0 };
     }
     const unknown = ticksOf(decoded.batch, this.table.markets, (tick) => this.book.apply(tick));
     // A market first quoted since the table was read: read it again (the ingest side wrote it first).
@@ -142,8 +151,10 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async loadTable(epoch: number): Promise<void> {
-    if (this.table.loading) return;
+    // At most one read a second: a market the ingest side could not store yet stays unknown until it does.
+    if (this.table.loading || this.clock.now() - this.table.loadedAt < TABLE_RELOAD_MS) return;
     this.table.loading = true;
+    this.table.loadedAt = this.clock.now();
     try {
       const entries = await this.redis.commands.hgetall(this.tableKey(epoch));
       if (this.table.epoch !== epoch) return;

@@ -21,6 +21,7 @@ describe('tick codec (issue 20)', () => {
     expect(index.indexOf(btc)).toEqual({ index: 0, added: true });
     expect(index.indexOf(btc)).toEqual({ index: 0, added: false });
     expect(index.indexOf({ ...btc, exchange: 'okx' })).toEqual({ index: 1, added: true });
+    expect(index.table()).toEqual({ 0: 'binance|SPOT|BTC-USDT', 1: 'okx|SPOT|BTC-USDT' });
     const table = new Map([[0, decodeMarketRef(encodeMarketRef(btc))!]]);
     const batch = Float64Array.from([0, 100, 101, 1, 2, NaN, 5, 1, 50, 51, 3, 4, 9, 6]);
     expect(batch.length).toBe(2 * TICK_STRIDE);

@@ -38,6 +38,11 @@ export class MarketIndex {
     this.indexes.set(key, index);
     return { index, added: true };
   }
+
+  /** Every assigned index as `index -> exchange|market|ticker`, to write the whole table again. */
+  table(): Record<string, string> {
+    return Object.fromEntries([...this.indexes].map(([key, index]) => [String(index), key]));
+  }
 }
 
 export const exchangeIndex = (exchange: ExchangeName): number => EXCHANGE_NAMES.indexOf(exchange);
