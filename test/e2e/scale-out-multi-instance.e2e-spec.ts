@@ -150,6 +150,9 @@ describe('one ingest and two API instances behind nginx', () => {
     await sleep(800);
     await bump();
     await Promise.all([reference, ...viaProxy].map((c) => c.waitFor(1, 10_000)));
+    // Round-robin put some of the proxied clients on the instance about to die (its only arbitrage clients).
+    const metrics = await (await fetch(`${api[0].baseUrl}/metrics`)).text();
+    expect(Number(/^sse_open_streams\{stream="arbitrage"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
     await api[0].stop('SIGKILL');
     for (let i = 0; i < 3; i += 1) await bump();
     await reference.waitFor(4, 10_000);
