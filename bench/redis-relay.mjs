@@ -48,6 +48,13 @@ async function run(rate) {
   for (let e = 0; e < 5; e++) acc.addMarkets(Array.from({ length: MARKETS / 5 }, (_, i) => e * (MARKETS / 5) + i), e);
   // Quotes arrive in 1 ms slices at the target rate, on random markets (as many feeds interleave).
   let quotes = 0;
+  const redisCpu = async () => {
+    const info = await pub.info('cpu');
+    const read = (k) => Number(new RegExp(`${k}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+    return read('used_cpu_user') + read('used_cpu_sys');
+  };
+  const redis0 = await redisCpu();
+  const cpu0 = process.cpuUsage();
   const t0 = Date.now();
   await new Promise((resolve) => {
     const timer = setInterval(() => {
@@ -68,6 +75,8 @@ async function run(rate) {
   });
   const seconds = (Date.now() - t0) / 1000;
   await new Promise((r) => setTimeout(r, 500));
+  const cpu = process.cpuUsage(cpu0);
+  const redisCores = (await redisCpu() - redis0) / seconds;
   latencies.sort((a, b) => a - b);
   pub.disconnect();
   sub.disconnect();
@@ -80,6 +89,9 @@ async function run(rate) {
     conflatedPct: +(100 * (1 - received / quotes)).toFixed(1),
     p50ms: +percentile(latencies, 50).toFixed(2),
     p99ms: +percentile(latencies, 99).toFixed(2),
+    // Cores: Redis server; this process (quote generation + accumulator + publish + subscribe + decode).
+    redisCores: +redisCores.toFixed(3),
+    benchCores: +((cpu.user + cpu.system) / 1e6 / seconds).toFixed(3),
   };
 }
 
