@@ -30,6 +30,8 @@ export class IngestLease implements OnApplicationShutdown {
   private held = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
+  /** One round loop per process, however many jobs wait on the lease. */
+  private campaigning = false;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
@@ -55,7 +57,7 @@ export class IngestLease implements OnApplicationShutdown {
     if (this.role === 'api') return Promise.resolve();
     this.waiting.push(() => void start());
     if (this.held) this.startWaiting();
-    else this.campaign();
+    this.campaign();
     return Promise.resolve();
   }
 
@@ -73,7 +75,8 @@ export class IngestLease implements OnApplicationShutdown {
   }
 
   private campaign(): void {
-    if (this.timer || this.stopped) return;
+    if (this.campaigning || this.stopped) return;
+    this.campaigning = true;
     void this.tick();
   }
 

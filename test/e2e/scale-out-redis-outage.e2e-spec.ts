@@ -1,7 +1,10 @@
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { IngestLease } from '../../src/scale-out/ingest-lease.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
 import { freePort, waitFor } from '../utils/instances.js';
 import { SseTestClient } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
@@ -98,5 +101,45 @@ describe('an API instance through a Redis outage', () => {
     const settled = arbitrage.events.length;
     await new Promise((r) => setTimeout(r, 2500));
     expect(arbitrage.events.slice(settled).filter((e) => e.type === 'market-data-missing')).toEqual([]);
+  }, 60_000);
+});
+
+describe('the ingest process through a Redis outage', () => {
+  const redis = testRedisPrefix();
+  let relay: Awaited<ReturnType<typeof redisRelay>>;
+  let m: MarketFixture;
+  const samples = async () =>
+    Number((await m.app.app.get(DataSource).query<{ n: string }[]>('SELECT count(DISTINCT time) AS n FROM market_samples'))[0].n);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    relay = await redisRelay(port);
+    m = await startMarketFixture(['binance', 'okx'], ['ETH-USDT'], {
+      ROLE: 'ingest', REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: redis.prefix, SAMPLE_INTERVAL_MS: '200',
+    });
+    await m.waitConnected();
+  });
+  afterAll(async () => {
+    await m?.close();
+    await relay?.down();
+    await redis.drop();
+  });
+
+  it('keeps recording samples to the database while Redis is away, and holds on to its lease', async () => {
+    await waitFor(async () => (await samples()) > 0, 10_000, 'no samples recorded');
+    await relay.down();
+    const before = await samples();
+    // Rounds every 200 ms go on: 5 more with Redis away.
+    await waitFor(async () => (await samples()) >= before + 5, 10_000, 'recording stopped with Redis');
+    await relay.up();
+    const direct = new Redis(TEST_REDIS_URL);
+    try {
+      // Still this process's lease once Redis answers again, and it still runs the jobs.
+      const lease = m.app.app.get(IngestLease);
+      expect(lease.holds).toBe(true);
+      expect(await direct.get(`${redis.prefix}ingest:lease`)).toBe(lease.holderId);
+    } finally {
+      direct.disconnect();
+    }
   }, 60_000);
 });

@@ -68,4 +68,18 @@ describe('IngestLease on a real Redis', () => {
     await until(() => second.started() === 1);
     expect(Date.now() - t0).toBeLessThan(TIMING.ttlMs + 500);
   });
+
+  it('several jobs waiting on one lease start once each, and the lease is not lost to itself', async () => {
+    const config = scaleOutConfig('ingest', redis.prefix);
+    const link = new RedisLink(config);
+    const l = new IngestLease(config, link, TIMING);
+    links.push(link);
+    leases.push(l);
+    const starts = [0, 0, 0];
+    starts.forEach((_, i) => void l.run(() => void (starts[i] += 1)));
+    await until(() => starts.every((n) => n === 1));
+    await new Promise((r) => setTimeout(r, TIMING.ttlMs * 2));
+    expect(l.holds).toBe(true);
+    expect(starts).toEqual([1, 1, 1]);
+  });
 });
