@@ -20,6 +20,8 @@ import { OpportunityHistoryModule } from './opportunity-history/opportunity-hist
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 import { FundingRatesModule } from './funding-rates/funding-rates.module.js';
 import { CrossingCountsModule } from './crossing-counts/crossing-counts.module.js';
+import { ScaleOutModule } from './scale-out/scale-out.module.js';
+import { ScaleOutRelayModule } from './scale-out/scale-out-relay.module.js';
 
 @Module({})
 export class AppModule {
@@ -28,6 +30,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ScaleOutModule,
         DatabaseModule,
         MetricsModule,
         SseModule,
@@ -41,6 +44,7 @@ export class AppModule {
         RateLimitModule,
         OpportunityHistoryModule,
         FundingRatesModule,
+        ScaleOutRelayModule,
         CrossingCountsModule.register({ dailyJob: config.crossingCounts.dailyJob }),
       ],
       providers: [

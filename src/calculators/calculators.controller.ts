@@ -102,7 +102,7 @@ export class CalculatorsController {
   async stream(@Query() query: CalculatorPositionDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     // The lookup comes first so a missing entry is a JSON 404, never an opened stream (D4).
     const frames = await this.streams.open(query);
-    this.hub.open(req, res, frames, { stream: CALCULATOR_STREAM_NAME, policy: 'latest' });
+    return this.hub.open(req, res, frames, { stream: CALCULATOR_STREAM_NAME, policy: 'latest' });
   }
 
   @Delete(':id')

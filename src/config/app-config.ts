@@ -39,6 +39,20 @@ export interface AppConfig {
   funding: { refreshMs: number };
   /** SPEC 4.7, D11: the crossing-count job's daily 00:10 São Paulo run can be switched off. */
   crossingCounts: { dailyJob: boolean };
+  /**
+   * Issue 20: which half of the service this process runs, and the Redis that joins the halves.
+   * `all` (default) runs both in one process and needs no Redis; `ingest` and `api` require it.
+   */
+  scaleOut: ScaleOutConfig;
+}
+
+export const ROLES = ['all', 'ingest', 'api'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ScaleOutConfig {
+  role: Role;
+  /** null: no Redis (role `all` only); every key the service writes starts with `keyPrefix`. */
+  redis: { url: string; keyPrefix: string } | null;
 }
 
 export type DatabaseConfig =

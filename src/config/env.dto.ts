@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './app-config.js';
+import { LOG_FORMATS, LOG_LEVELS, ROLES, type LogFormat, type LogLevel, type Role } from './app-config.js';
 import { parseTrustProxy, TRUST_PROXY_RULE } from './trust-proxy.js';
 import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
@@ -306,4 +306,17 @@ export class EnvDto {
   @IsOptional()
   @IsIn(['0', '1', 'true', 'false'], { message: 'CROSSING_JOB_ENABLED must be 0, 1, true or false' })
   CROSSING_JOB_ENABLED: string = '1';
+
+  // --- Scale-out (issue 20) ---
+  @IsOptional()
+  @IsIn(ROLES, { message: `ROLE must be one of ${ROLES.join(', ')}` })
+  ROLE: Role = 'all';
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string = undefined;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or :_.-' })
+  REDIS_KEY_PREFIX: string = 'arbitrage:';
 }

@@ -33,6 +33,9 @@ describe('environment validation', () => {
     ['HISTORY_INTERVAL_MS', '999', 'HISTORY_INTERVAL_MS must be 0 (recorder off) or an integer from 1000 to 3600000'],
     ['HISTORY_MIN_SPREAD_PERCENT', 'x', 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100'],
     ['HISTORY_RETENTION_DAYS', '0', 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650'],
+    ['ROLE', 'worker', 'ROLE must be one of all, ingest, api'],
+    ['REDIS_URL', 'http://x', 'REDIS_URL must be a redis:// URL'],
+    ['REDIS_KEY_PREFIX', 'a b', 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or :_.-'],
   ])('%s=%s is refused with a message naming it', (name, value, message) => {
     expect(() => validateEnv({ [name]: value })).toThrow(InvalidEnvironmentError);
     expect(() => validateEnv({ [name]: value })).toThrow(message);
@@ -75,6 +78,19 @@ describe('environment validation', () => {
 
   it('a refused credential never shows its value', () => {
     expect(() => validateEnv({ OKX_API_KEY: 'k', OKX_API_SECRET: 'very-secret-value' })).toThrow(/^(?!.*very-secret-value).*$/s);
+  });
+
+  it('ROLE=all is the default and needs no Redis', () => {
+    expect(toAppConfig(validateEnv({})).scaleOut).toEqual({ role: 'all', redis: null });
+  });
+
+  it.each(['ingest', 'api'])('ROLE=%s without REDIS_URL stops start-up naming REDIS_URL', (role) => {
+    expect(() => validateEnv({ ROLE: role })).toThrow(`REDIS_URL is required when ROLE is ${role}`);
+  });
+
+  it('ROLE=api with REDIS_URL carries the URL and key prefix', () => {
+    const config = toAppConfig(validateEnv({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379/2', REDIS_KEY_PREFIX: 't1:' }));
+    expect(config.scaleOut).toEqual({ role: 'api', redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: 't1:' } });
   });
 
   it('names every bad variable at once', () => {

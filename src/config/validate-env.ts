@@ -29,6 +29,10 @@ export function validateEnv(raw: Record<string, string | undefined>): EnvDto {
   if (errors.length > 0) {
     throw new InvalidEnvironmentError(errors.flatMap((e) => Object.values(e.constraints ?? {})));
   }
+  // The halves of a split deployment meet only through Redis.
+  if (env.ROLE !== 'all' && !env.REDIS_URL) {
+    throw new InvalidEnvironmentError([`REDIS_URL is required when ROLE is ${env.ROLE}`]);
+  }
   return env;
 }
 
@@ -75,6 +79,10 @@ export function toAppConfig(env: EnvDto): AppConfig {
     lookers: { streamIntervalMs: env.LOOKER_STREAM_INTERVAL_MS },
     funding: { refreshMs: env.FUNDING_REFRESH_MS },
     crossingCounts: { dailyJob: env.CROSSING_JOB_ENABLED === '1' || env.CROSSING_JOB_ENABLED === 'true' },
+    scaleOut: {
+      role: env.ROLE,
+      redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
+    },
   };
 }
 

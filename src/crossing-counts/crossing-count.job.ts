@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { SAO_PAULO } from '../common/time/sao-paulo.js';
 import { CrossingCountsService } from './crossing-counts.service.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 /** D11: every day at 00:10 in São Paulo (minute 10, hour 0). */
 export const CROSSING_JOB_CRON = '10 0 * * *';
@@ -13,10 +14,14 @@ export const CROSSING_JOB_NAME = 'crossing-counts-daily';
  */
 @Injectable()
 export class CrossingCountJob {
-  constructor(private readonly service: CrossingCountsService) {}
+  constructor(
+    private readonly service: CrossingCountsService,
+    private readonly lease: IngestLease,
+  ) {}
 
   @Cron(CROSSING_JOB_CRON, { name: CROSSING_JOB_NAME, timeZone: SAO_PAULO, waitForCompletion: true })
   runDaily(): Promise<void> {
-    return this.service.runPreviousDay();
+    // Issue 20: every instance has the cron; only the ingest lease holder counts.
+    return this.lease.holds ? this.service.runPreviousDay() : Promise.resolve();
   }
 }

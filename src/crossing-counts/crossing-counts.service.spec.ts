@@ -10,6 +10,8 @@ import type { CrossingCountWorker, DayResult } from './crossing-count.worker.js'
 import { CrossingCountMetrics } from './crossing-counts.metrics.js';
 import { CrossingCountsModule } from './crossing-counts.module.js';
 import { CrossingCountsService } from './crossing-counts.service.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
+import { soloLease } from '../scale-out/testing/solo-lease.js';
 
 /** A worker whose runs finish only when the test says so, recording how many overlap. */
 class GatedWorker {
@@ -124,7 +126,7 @@ describe('CrossingCountJob: the daily schedule (D11)', () => {
     const runPreviousDay = vi.fn(() => Promise.resolve());
     const moduleRef = await Test.createTestingModule({
       imports: [ScheduleModule.forRoot()],
-      providers: [CrossingCountJob, { provide: CrossingCountsService, useValue: { runPreviousDay } }],
+      providers: [CrossingCountJob, { provide: CrossingCountsService, useValue: { runPreviousDay } }, { provide: IngestLease, useValue: soloLease() }],
     }).compile();
     await moduleRef.init();
     try {
@@ -140,5 +142,16 @@ describe('CrossingCountJob: the daily schedule (D11)', () => {
   it('CROSSING_JOB_ENABLED off: the job is not even provided', () => {
     expect(CrossingCountsModule.register({ dailyJob: true }).providers).toContain(CrossingCountJob);
     expect(CrossingCountsModule.register({ dailyJob: false }).providers).not.toContain(CrossingCountJob);
+  });
+});
+
+describe('CrossingCountJob across instances (issue 20)', () => {
+  it('counts only in the process holding the ingest lease', async () => {
+    const runPreviousDay = vi.fn(() => Promise.resolve());
+    const service = { runPreviousDay } as unknown as CrossingCountsService;
+    await new CrossingCountJob(service, { holds: false } as IngestLease).runDaily();
+    expect(runPreviousDay).not.toHaveBeenCalled();
+    await new CrossingCountJob(service, soloLease()).runDaily();
+    expect(runPreviousDay).toHaveBeenCalledTimes(1);
   });
 });

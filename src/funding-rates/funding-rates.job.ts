@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { FundingRatesService } from './funding-rates.service.js';
 import { errorFields } from '../common/logging/json-logger.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 /**
  * Thin scheduler of the funding collector: every FUNDING_REFRESH_MS (0 switches it off), and
@@ -19,6 +20,7 @@ export class FundingRatesJob implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly funding: FundingRatesService,
+    private readonly lease: IngestLease,
   ) {}
 
   get enabled(): boolean {
@@ -28,9 +30,13 @@ export class FundingRatesJob implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    // In the background: the HTTP server must come up even while exchanges are unreachable.
-    void this.run();
-    this.timer = setInterval(() => void this.run(), this.config.funding.refreshMs);
+    // Issue 20: collected once, by the process holding the ingest lease.
+    void this.lease.run(() => {
+      if (this.stopped) return;
+      // In the background: the HTTP server must come up even while exchanges are unreachable.
+      void this.run();
+      this.timer = setInterval(() => void this.run(), this.config.funding.refreshMs);
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

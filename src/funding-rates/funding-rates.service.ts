@@ -1,3 +1,4 @@
+import { type Observable, Subject } from 'rxjs';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { dec, roundPrice } from '../common/money/money.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -28,6 +29,12 @@ export interface CollectionResult {
  * exchange that fails (its entries turn stale after 15 minutes), and builds and sorts the
  * ranking once. Requests read only that in-memory ranking: they never reach an exchange.
  */
+/** The observations of one collection and when it was made. */
+export interface FundingCollection {
+  readonly observations: readonly FundingObservation[];
+  readonly at: number;
+}
+
 @Injectable()
 export class FundingRatesService {
   private readonly logger = new Logger('FundingRates');
@@ -35,6 +42,9 @@ export class FundingRatesService {
   private readonly lastGood = new Map<ExchangeName, FundingObservation[]>();
   private readonly schedules = new Map<string, ScheduleMemory>();
   private ranking: FundingRanking;
+  private readonly collectedSubject = new Subject<FundingCollection>();
+  /** Every collection's observations (issue 20: the ingest role relays them to API instances). */
+  readonly collected: Observable<FundingCollection> = this.collectedSubject.asObservable();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -68,11 +78,17 @@ export class FundingRatesService {
       }
     });
     const observations = [...this.lastGood.values()].flat();
-    this.ranking = new FundingRanking(observations, now);
-    // Samples (D8) and through them the calculator (D5) carry the latest collected rate.
-    this.fundingBook.replace(observations.map((o) => ({ exchange: o.exchange, ticker: o.symbol, fundingRate: o.fundingRate })));
+    this.adopt({ observations, at: now });
+    this.collectedSubject.next({ observations, at: now });
     result.contracts = observations.length;
     return result;
+  }
+
+  /** Serves a collection: this process's own, or (on an API instance, issue 20) the ingest process's. */
+  adopt({ observations, at }: FundingCollection): void {
+    this.ranking = new FundingRanking(observations, at);
+    // Samples (D8) and through them the calculator (D5) carry the latest collected rate.
+    this.fundingBook.replace(observations.map((o) => ({ exchange: o.exchange, ticker: o.symbol, fundingRate: o.fundingRate })));
   }
 
   private observe(exchange: ExchangeName, s: FundingSnapshot, now: number): FundingObservation {

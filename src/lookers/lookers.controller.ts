@@ -118,6 +118,6 @@ export class LookersController {
   async stream(@Param('id', LookerIdParam) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     // The lookup comes first so a missing looker is a JSON 404, never an opened stream (D4).
     const frames = await this.lookers.stream(id);
-    this.hub.open(req, res, frames, { stream: LOOKER_STREAM_NAME, policy: 'latest' });
+    return this.hub.open(req, res, frames, { stream: LOOKER_STREAM_NAME, policy: 'latest' });
   }
 }

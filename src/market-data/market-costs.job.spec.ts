@@ -1,3 +1,4 @@
+import { soloLease } from '../scale-out/testing/solo-lease.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
 import { MarketCostsBook } from './market-costs.book.js';
@@ -18,7 +19,7 @@ describe('MarketCostsJob: fees and networks on their own timers (issue 21)', () 
       fetchTradingFees: () => { calls.fees++; return Promise.resolve([{ ticker: 'ETH-USDT', takerPercent: 0.1 }]); },
       fetchNetworks: () => { calls.networks++; return networksFail ? Promise.reject(new Error('503')) : Promise.resolve([ERC20]); },
     });
-    const job = new MarketCostsJob(config, book);
+    const job = new MarketCostsJob(config, book, soloLease());
     job.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toEqual({ fees: 1, networks: 1 });
@@ -46,7 +47,7 @@ describe('MarketCostsJob: fees and networks on their own timers (issue 21)', () 
   it('with the feeds off nothing is read', async () => {
     const fetchNetworks = vi.fn(() => Promise.resolve([]));
     const job = new MarketCostsJob({ marketData: { websocketEnabled: false, simulatorUrl: null, exchanges: ['binance'] } } as unknown as AppConfig,
-      new MarketCostsBook({ fetchNetworks }));
+      new MarketCostsBook({ fetchNetworks }), soloLease());
     job.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(COSTS_REFRESH_MS.fees);
     expect(fetchNetworks).not.toHaveBeenCalled();

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ExchangeName } from './exchanges.js';
 import { type CostsKind, MarketCostsBook } from './market-costs.book.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 /**
  * Issue 10: network states are read every 10 minutes. Taker fees come from the loaded markets,
@@ -26,15 +27,19 @@ export class MarketCostsJob implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly book: MarketCostsBook,
+    private readonly lease: IngestLease,
   ) {}
 
   onApplicationBootstrap(): void {
     const { websocketEnabled, simulatorUrl } = this.config.marketData;
     if (!(websocketEnabled || simulatorUrl !== null)) return;
-    // Not awaited: a slow exchange must not hold the start up; until then the D8 defaults apply.
-    for (const exchange of this.config.marketData.exchanges) {
-      for (const kind of ['fees', 'networks'] as const) void this.cycle(exchange, kind);
-    }
+    // Issue 20: the route costs price the detector's events, so they live where it runs.
+    void this.lease.run(() => {
+      // Not awaited: a slow exchange must not hold the start up; until then the D8 defaults apply.
+      for (const exchange of this.config.marketData.exchanges) {
+        for (const kind of ['fees', 'networks'] as const) void this.cycle(exchange, kind);
+      }
+    });
   }
 
   onApplicationShutdown(): void {

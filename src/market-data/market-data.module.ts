@@ -18,6 +18,7 @@ import { QuoteBook } from './quote-book.js';
 import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
 import { SampleRecorderJob } from './sample-recorder.job.js';
 import { TickLatency } from './tick-latency.js';
+import { FeedHealthMirror } from './feed-health-mirror.js';
 
 /**
  * The market-data core: source (ccxt), quote book, route costs book, tick bus, feed health and
@@ -65,6 +66,7 @@ import { TickLatency } from './tick-latency.js';
     },
     FundingRateBook,
     TickLatency,
+    { provide: FeedHealthMirror, useFactory: () => new FeedHealthMirror() },
     MarketDataService,
     MarketDataMetrics,
     MarketSampleRepository,
@@ -73,6 +75,6 @@ import { TickLatency } from './tick-latency.js';
     { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     MarketCostsJob,
   ],
-  exports: [FundingRateBook, MarketCostsBook, NameCollisions, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [FeedHealthMirror, FundingRateBook, MarketCostsBook, NameCollisions, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}

@@ -1,3 +1,4 @@
+import { soloLease } from '../scale-out/testing/solo-lease.js';
 import { TickLatency } from './tick-latency.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
@@ -37,7 +38,7 @@ describe('MarketDataService with a fake source', () => {
 
   const start = async (env: Record<string, string>): Promise<MarketDataService> => {
     const clock = { now: () => Date.now() };
-    service = new MarketDataService(configOf(env), source, book, new TickLatency(), clock, new NameCollisions({ spreadPercent: 20, minDurationMs: 60_000 }, book, clock));
+    service = new MarketDataService(configOf(env), source, book, new TickLatency(), clock, new NameCollisions({ spreadPercent: 20, minDurationMs: 60_000 }, book, clock), soloLease());
     service.onApplicationBootstrap();
     await vi.advanceTimersByTimeAsync(0);
     return service;

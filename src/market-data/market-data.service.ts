@@ -12,6 +12,8 @@ import type { Clock } from './clock.js';
 import { selectUniverse, tickersListed } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
 import { type ExcludedTicker, NameCollisions } from './name-collisions.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
+import { FeedHealthMirror } from './feed-health-mirror.js';
 
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
@@ -27,6 +29,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
   private readonly timers: NodeJS.Timeout[] = [];
   private universe: string[] = [];
   private stopped = false;
+  private readonly servesOnly: boolean;
 
   constructor(
     @Inject(APP_CONFIG) appConfig: AppConfig,
@@ -35,13 +38,22 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     private readonly latency: TickLatency,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
     private readonly collisions: NameCollisions,
+    private readonly lease: IngestLease,
+    readonly mirror: FeedHealthMirror = new FeedHealthMirror(),
   ) {
     this.config = appConfig.marketData;
+    this.servesOnly = appConfig.scaleOut.role === 'api';
     this.health = new FeedHealth(this.config.exchanges);
   }
 
   onApplicationBootstrap(): void {
     if (!this.config.websocketEnabled) return;
+    // Issue 20: only the process holding the ingest lease opens feeds (ROLE=all: this one, now).
+    void this.lease.run(() => this.startIngest());
+  }
+
+  private startIngest(): void {
+    if (this.stopped) return;
     this.subscriptions.push(
       this.source.ticks.subscribe((tick) => {
         this.latency.recordTick(tick, this.clock.now());
@@ -62,8 +74,12 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     this.subscriptions.forEach((s) => s.unsubscribe());
   }
 
+  /** Per exchange; on an API instance (issue 20), the ingest process's report relayed through Redis. */
   healthReport(): Record<string, ExchangeHealth> {
-    return this.health.report((exchange) => this.book.lastMessageAt(exchange));
+    const lastMessageAt = (exchange: ExchangeName) => this.book.lastMessageAt(exchange);
+    if (!this.servesOnly) return this.health.report(lastMessageAt);
+    // No fresh report: the ingest process is gone, so no feed is up whatever the last ticks say.
+    return this.mirror.fresh(this.clock.now()) ?? new FeedHealth(this.config.exchanges).report(lastMessageAt);
   }
 
   /** /health/market: feed state per exchange and the tickers excluded as name collisions. */

@@ -61,6 +61,15 @@ export class QuoteBook {
     for (const entry of entries) byMarket[entry.market].set(entry.ticker, entry.quoteVolume);
   }
 
+  /** Every known volume of one exchange (issue 20: the ingest process relays them to API instances). */
+  volumesOf(exchange: ExchangeName): VolumeEntry[] {
+    const out: VolumeEntry[] = [];
+    for (const market of ['SPOT', 'FUTURES'] as const) {
+      for (const [ticker, quoteVolume] of this.volumes[exchange][market]) out.push({ market, ticker, quoteVolume });
+    }
+    return out;
+  }
+
   lastMessageAt(exchange: ExchangeName): number | null {
     return this.lastTickAt[exchange] ?? null;
   }

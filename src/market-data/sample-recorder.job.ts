@@ -7,6 +7,7 @@ import { FundingRateBook } from './funding-rate-book.js';
 import { QuoteBook } from './quote-book.js';
 import { SampleRecorder } from './sample-recorder.js';
 import { errorFields } from '../common/logging/json-logger.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 const DAY_MS = 86_400_000;
 /** Partition upkeep is idempotent and cheap, so it runs hourly rather than at an exact midnight. */
@@ -28,6 +29,7 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
     private readonly repository: MarketSampleRepository,
     book: QuoteBook,
     funding: FundingRateBook,
+    private readonly lease: IngestLease,
   ) {
     this.recorder = new SampleRecorder({
       book,
@@ -40,6 +42,11 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
   async onApplicationBootstrap(): Promise<void> {
     const { sampleIntervalMs } = this.config.marketData;
     if (sampleIntervalMs <= 0) return;
+    // Issue 20: recorded once, by the process holding the ingest lease.
+    await this.lease.run(() => this.start(sampleIntervalMs));
+  }
+
+  private async start(sampleIntervalMs: number): Promise<void> {
     await this.maintain();
     this.timers.push(
       setInterval(() => void this.record(), sampleIntervalMs),

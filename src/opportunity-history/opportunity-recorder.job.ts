@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
 import { errorFields } from '../common/logging/json-logger.js';
 import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
+import { IngestLease } from '../scale-out/ingest-lease.js';
 
 const DAY_MS = 86_400_000;
 
@@ -21,9 +22,15 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly recorder: OpportunityRecorderService,
     private readonly episodes: RouteEpisodeRecorder,
+    private readonly lease: IngestLease,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** Issue 20: recording and retention run once, in the process holding the ingest lease. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.lease.run(() => this.start());
+  }
+
+  private async start(): Promise<void> {
     // Awaited so a restart after a long stop trims old rows before any request reads them.
     await this.purge();
     this.timers.push(setInterval(() => void this.purge(), DAY_MS));

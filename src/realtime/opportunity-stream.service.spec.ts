@@ -9,11 +9,13 @@ import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
 import { parseOpportunityFilter } from './opportunity-filter.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
+import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 
 const T0 = 1_800_000_000_000;
 const config = {
   realtime: { minProfitPercent: 0.1, debounceMs: 200, pricesIntervalMs: 1000, netReferenceUsdt: 1000 },
   history: { recorderEnabled: true },
+  scaleOut: { role: 'all', redis: null },
 } as unknown as AppConfig;
 const ERC20 = (withdrawFee: number, depositEnabled = true): CurrencyNetwork =>
   ({ asset: 'ETH', network: 'ERC20', withdrawEnabled: true, depositEnabled, withdrawFee });
@@ -165,5 +167,49 @@ describe('OpportunityStreamService (issue 21)', () => {
     off.push({ ticker: 'X-USDT', buyExchange: 'a', sellExchange: 'b', openedAt: new Date(0), closedAt: new Date(1),
       peakGrossPercent: 1, peakNetPercent: 1, transferable: true, costsEstimated: false });
     expect(off.size).toBe(0);
+  });
+
+  it('publishes each event it detects once, with the id its clients saw (what the ingest role relays, issue 20)', async () => {
+    const published: number[] = [];
+    const got: SseFrame[] = [];
+    const pub = service.published.subscribe((p) => published.push(p.id));
+    const sub = service.frames(null).subscribe((f) => got.push(f));
+    tick('binance', 'ETH-USDT', 2999, 3000);
+    tick('okx', 'ETH-USDT', 3009, 3010);
+    await advance(200);
+    pub.unsubscribe();
+    sub.unsubscribe();
+    expect(published).toHaveLength(1);
+    expect(got[0].bytes.toString('utf8')).toContain(`id: ${published[0]}\n`);
+  });
+});
+
+describe('OpportunityStreamService on an API instance (issue 20)', () => {
+  const api = { ...config, scaleOut: { role: 'api', redis: { url: 'redis://x', keyPrefix: 'p:' } } } as unknown as AppConfig;
+  const event = { ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx' } as unknown as OpportunityEventDto;
+
+  it('detects nothing itself, serves delivered events live and on replay, and never one id twice', () => {
+    vi.useFakeTimers();
+    const clock = { now: () => T0 };
+    const bus = new InProcessQuoteTickBus();
+    const costs = new MarketCostsBook({});
+    const service = new OpportunityStreamService(api, bus, clock, new QuoteBook(bus, clock), costs, new RouteEpisodeQueue(api), { isExcluded: () => false });
+    service.onModuleInit();
+    const live: string[] = [];
+    const sub = service.frames(null).subscribe((f) => live.push(f.bytes.toString('utf8')));
+    bus.publish({ exchange: 'binance', market: 'SPOT', ticker: 'ETH-USDT', bid: 2999, ask: 3000, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    bus.publish({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT', bid: 3009, ask: 3010, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: T0 });
+    vi.advanceTimersByTime(1000);
+    expect(live).toEqual([]);
+    service.deliver({ id: 7, at: T0, event });
+    service.deliver({ id: 7, at: T0, event });
+    service.deliver({ id: 9, at: T0, event });
+    expect(live.map((f) => f.split('\n')[0])).toEqual(['id: 7', 'id: 9']);
+    const replay: string[] = [];
+    service.frames(6).subscribe((f) => replay.push(f.bytes.toString('utf8').split('\n')[0])).unsubscribe();
+    expect(replay).toEqual(['id: 7', 'id: 9']);
+    sub.unsubscribe();
+    service.onModuleDestroy();
+    vi.useRealTimers();
   });
 });

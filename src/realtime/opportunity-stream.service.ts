@@ -21,6 +21,13 @@ const RING_LIMITS = { maxEvents: 10_000, maxAgeMs: 5 * 60_000 };
 /** How often episodes whose quotes went stale without a tick are ended (at the moment they lapsed). */
 export const EPISODE_SWEEP_MS = 1000;
 
+/** One event as the ingest role publishes it (issue 20): its id is assigned once, here. */
+export interface PublishedOpportunity {
+  readonly id: number;
+  readonly at: number;
+  readonly event: OpportunityEventDto;
+}
+
 /** The clients that share one filter (or none: key ''), and the one subject they listen on. */
 interface FilterGroup {
   readonly filter: OpportunityFilter | null;
@@ -47,8 +54,13 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
   private subscription: Subscription | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private clients = 0;
+  private readonly detects: boolean;
+  private readonly publishedSubject = new Subject<PublishedOpportunity>();
+  /** Every event this process detects, as published (the Redis relay forwards them, issue 20). */
+  readonly published: Observable<PublishedOpportunity> = this.publishedSubject.asObservable();
   // Ids start at the current time in ms so they keep increasing across restarts.
   private lastId: number;
+  private lastDelivered = 0;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -60,6 +72,8 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     @Inject(NameCollisions) private readonly collisions: CollisionGuard,
   ) {
     this.netReferenceUsdt = config.realtime.netReferenceUsdt;
+    // An API instance (issue 20) detects nothing: it serves the ingest process's events.
+    this.detects = config.scaleOut.role !== 'api';
     this.detector = new ArbitrageDetector({
       minProfitPercent: config.realtime.minProfitPercent,
       staleMs: QUOTE_STALE_MS,
@@ -74,6 +88,7 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    if (!this.detects) return;
     this.subscription = this.bus.ticks.pipe(filter((tick) => tick.market === 'SPOT')).subscribe((tick) => {
       // A ticker naming another coin on this exchange (issue 17) takes part in no route.
       if (this.collisions.isExcluded(tick.exchange, tick.ticker)) {
@@ -95,6 +110,31 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     this.debouncer.clear();
     for (const group of this.groups.values()) group.subject.complete();
     this.groups.clear();
+    this.publishedSubject.complete();
+  }
+
+  /** Ids continue after this one (the last the Redis stream holds), so they increase across ingest restarts. */
+  continueIdsAfter(id: number): void {
+    this.lastId = Math.max(this.lastId, id);
+  }
+
+  /**
+   * Hands an event to the replay ring and the clients. Ids must increase; one not above the last
+   * delivered is dropped, so an event relayed twice (a re-read after reconnecting) reaches nobody twice.
+   */
+  deliver({ id, at, event }: PublishedOpportunity): void {
+    if (id <= this.lastDelivered) return;
+    this.lastDelivered = id;
+    const frame = dataFrame(event, { id });
+    this.ring.push(id, at, frame, event);
+    for (const group of this.groups.values()) {
+      if (group.filter === null || matchesFilter(group.filter, event)) group.subject.next(frame);
+    }
+  }
+
+  /** The id of the newest event delivered here (0 before any). */
+  get lastDeliveredId(): number {
+    return this.lastDelivered;
   }
 
   /**
@@ -173,11 +213,8 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
       openedAt: new Date(openedAt).toISOString(),
       ageMs: now - openedAt,
     };
-    const frame = dataFrame(event, { id });
-    this.ring.push(id, now, frame, event);
-    for (const group of this.groups.values()) {
-      if (group.filter === null || matchesFilter(group.filter, event)) group.subject.next(frame);
-    }
+    this.deliver({ id, at: now, event });
+    this.publishedSubject.next({ id, at: now, event });
   }
 
   /** Prices a closed episode for the recorder: the net spread at the gross peak, with the costs known now. */

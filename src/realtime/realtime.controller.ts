@@ -11,6 +11,7 @@ import { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import { PriceSnapshotService } from './price-snapshot.service.js';
+import { MarketDataGap } from '../scale-out/market-data-gap.js';
 
 @ApiTags('realtime')
 @Controller('v1/realtime')
@@ -20,6 +21,7 @@ export class RealtimeController {
     private readonly opportunities: OpportunityStreamService,
     private readonly prices: PriceSnapshotService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gap: MarketDataGap,
   ) {}
 
   @Get('arbitrage')
@@ -29,7 +31,8 @@ export class RealtimeController {
     description:
       'Without ENABLED_WEBSOCKET=1 the stream opens and stays silent. Optional filters (all must hold) select the ' +
       'events a client receives, the replay included; ids stay those of the unfiltered stream. Invalid filters are ' +
-      'answered 400 before the stream opens.',
+      'answered 400 before the stream opens. On an API instance (ROLE=api) whose Redis does not answer, ' +
+      '`event: market-data-missing` with `{"message":"market data not found"}` comes every second until Redis returns.',
   })
   @ApiSseStream({
     payload: OpportunityEventDto,
@@ -48,24 +51,25 @@ export class RealtimeController {
     @Res() res: Response,
     @Query() query: ArbitrageStreamQueryDto,
     @Headers('last-event-id') lastEventId?: string,
-  ): void {
+  ): void | Promise<void> {
     const clientFilter = parseOpportunityFilter({ ...query }, this.config.marketData.exchanges);
-    this.sse.open(req, res, this.opportunities.frames(parseEventId(lastEventId), clientFilter), { stream: 'arbitrage', policy: 'reliable' });
+    return this.sse.open(req, res, this.gap.alongside(this.opportunities.frames(parseEventId(lastEventId), clientFilter)), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')
   @ApiOperation({
     operationId: 'streamPrices',
     summary: 'Every second, all cached prices of every exchange with an active realtime connection',
-    description: 'Entries carry the additive `market` member. The payload can be large.',
+    description: 'Entries carry the additive `market` member. The payload can be large. On an API instance (ROLE=api) ' +
+      'whose Redis does not answer, `event: market-data-missing` comes every second instead, until Redis returns.',
   })
   @ApiSseStream({
     payload: [PriceSnapshotEntryDto],
     cadence: 'Every second one message with every cached price.',
     exampleUrl: '/v1/realtime/prices',
   })
-  pricesStream(@Req() req: Request, @Res() res: Response): void {
-    this.sse.open(req, res, this.prices.frames, { stream: 'prices', policy: 'latest' });
+  pricesStream(@Req() req: Request, @Res() res: Response): void | Promise<void> {
+    return this.sse.open(req, res, this.gap.instead(this.prices.frames), { stream: 'prices', policy: 'latest' });
   }
 }
 

@@ -9,5 +9,6 @@ import { RealtimeController } from './realtime.controller.js';
   imports: [OpportunityHistoryModule],
   controllers: [RealtimeController],
   providers: [OpportunityStreamService, PriceSnapshotService],
+  exports: [OpportunityStreamService],
 })
 export class RealtimeModule {}

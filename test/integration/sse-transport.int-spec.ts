@@ -1,3 +1,5 @@
+import { RedisLink } from '../../src/scale-out/redis-link.js';
+import { SseSlots } from '../../src/scale-out/sse-slots.js';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import express from 'express';
@@ -24,11 +26,11 @@ describe('SSE transport', () => {
 
   const start = async (env: Record<string, string> = {}) => {
     const config = loadConfig({ SSE_HEARTBEAT_MS: '300', SSE_STALL_TIMEOUT_MS: '600', SSE_MAX_PER_IP: '3', ...env });
-    hub = new SseHub(config, new MetricsService());
+    hub = new SseHub(config, new MetricsService(), new SseSlots(config, new RedisLink(config)));
     const app = express();
     app.get('/stream', (req, res) => {
       try {
-        hub.open(req, res, source, { stream: 'test', policy });
+        void hub.open(req, res, source, { stream: 'test', policy });
       } catch (err) {
         res.status(429).json({ message: (err as AppError).message });
       }

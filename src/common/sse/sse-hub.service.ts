@@ -7,6 +7,7 @@ import { MetricsService } from '../../metrics/metrics.service.js';
 import { AppError, ErrorCode } from '../errors/app-error.js';
 import { type CloseReason, type DeliveryPolicy, SseConnection } from './sse-connection.js';
 import { SSE_HEADERS, type SseFrame } from './sse-frame.js';
+import { type SseSlot, SseSlots } from '../../scale-out/sse-slots.js';
 
 export interface OpenStreamOptions {
   /** Metric label and log name of the stream. */
@@ -32,6 +33,7 @@ export class SseHub implements BeforeApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     metrics: MetricsService,
+    private readonly slots: SseSlots,
   ) {
     const registers = [metrics.registry];
     this.open$ = new Gauge({ name: 'sse_open_streams', help: 'Open SSE streams', labelNames: ['stream'], registers });
@@ -53,14 +55,22 @@ export class SseHub implements BeforeApplicationShutdown {
    * Opens the stream. Call it only after every validation and lookup has passed: errors thrown
    * before this point are answered as JSON; from here on the response is an event stream.
    */
-  open(req: Request, res: Response, source: Observable<SseFrame>, options: OpenStreamOptions): void {
+  open(req: Request, res: Response, source: Observable<SseFrame>, options: OpenStreamOptions): void | Promise<void> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    if ((this.perIp.get(ip) ?? 0) >= this.config.sse.maxPerIp) {
-      throw new AppError(ErrorCode.RateLimited, 'too many open streams', { 'Retry-After': '1' });
-    }
+    if ((this.perIp.get(ip) ?? 0) >= this.config.sse.maxPerIp) throw tooManyStreams();
+    if (!this.slots.shared) return this.start(req, res, source, options, ip, null);
+    // Issue 20: with Redis the cap counts this client's streams on every instance.
+    return this.slots.acquire(ip).then((slot) => {
+      if (slot === null) throw tooManyStreams();
+      this.start(req, res, source, options, ip, slot);
+    });
+  }
+
+  private start(req: Request, res: Response, source: Observable<SseFrame>, options: OpenStreamOptions, ip: string, slot: SseSlot | null): void {
     // The client may already be gone (it hung up while the request was being handled); its
     // 'close' has fired and will not fire again, so there is nothing to open or to track.
-    if (req.socket.destroyed || res.destroyed) return;
+    if (req.socket.destroyed || res.destroyed) return slot?.release();
+    if (slot) res.on('close', () => slot.release());
     res.socket?.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
     res.flushHeaders();
@@ -112,4 +122,8 @@ export class SseHub implements BeforeApplicationShutdown {
       this.sweepTimer = null;
     }
   };
+}
+
+function tooManyStreams(): AppError {
+  return new AppError(ErrorCode.RateLimited, 'too many open streams', { 'Retry-After': '1' });
 }
