@@ -8,6 +8,7 @@
 //  - open descriptors and sockets before the first client and at the end, once the clients have
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
+// SOAK_FEEDS=0 runs the service without feeds (to tell REST and stream memory from market data).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -46,8 +47,9 @@ function start(script, env, args = []) {
     }
   });
   child.stderr.on('data', (chunk) => {
-    const text = String(chunk);
-    if (!text.startsWith('Debugger')) log.errors.push(text.slice(0, 500));
+    // --inspect's own banner ("Debugger listening on …", "For help, see: …") is not the service's.
+    const lines = String(chunk).split('\n').filter((l) => l.trim() !== '' && !/^(Debugger listening|Debugger attached|For help, see)/.test(l));
+    for (const line of lines) log.errors.push(line.slice(0, 500));
   });
   return { child, log };
 }
@@ -187,7 +189,7 @@ async function main() {
   const service = start(
     'main.js',
     {
-      PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', ENABLED_WEBSOCKET: '1',
+      PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', ENABLED_WEBSOCKET: process.env.SOAK_FEEDS ?? '1',
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(CLIENTS * 2),
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
