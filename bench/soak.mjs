@@ -190,7 +190,7 @@ async function main() {
     'main.js',
     {
       PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', ENABLED_WEBSOCKET: process.env.SOAK_FEEDS ?? '1',
-      MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(CLIENTS * 2),
+      MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(Math.max(10, CLIENTS * 2)),
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
     [`--inspect=127.0.0.1:${inspectPort}`],
