@@ -8,6 +8,7 @@
 //  - open descriptors and sockets before the first client and at the end, once the clients have
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
+// SOAK_TRACE_GC=1 reads the heap from --trace-gc's full collections instead of the inspector.
 // SOAK_FEEDS=0 runs the service without feeds (to tell REST and stream memory from market data).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 5);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 200);
 const RPS = Number(process.env.SOAK_RPS ?? 20);
+const TRACE_GC = process.env.SOAK_TRACE_GC === '1';
 // SOAK_DIST: a copy of dist/ to run, so a rebuild during the hour does not pull files from under it.
 const dist = path.resolve(process.env.SOAK_DIST ?? new URL('../dist', import.meta.url).pathname);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +37,7 @@ async function freePort() {
 
 function start(script, env, args = []) {
   const child = spawn(process.execPath, [...args, path.join(dist, script)], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = { errors: [], lines: 0 };
+  const log = { errors: [], lines: 0, lastMarkCompactMb: NaN };
   let rest = '';
   child.stdout.on('data', (chunk) => {
     rest += chunk;
@@ -43,6 +45,13 @@ function start(script, env, args = []) {
     rest = lines.pop();
     for (const line of lines) {
       log.lines++;
+      // --trace-gc: "[pid:addr] 12345 ms: Mark-Compact 60.1 (65.0) -> 52.3 (60.2) MB, ..."
+      const mc = /Mark-Compact[^>]*-> ([\d.]+) \(/.exec(line);
+      if (mc) {
+        log.lastMarkCompactMb = Number(mc[1]);
+        continue;
+      }
+      if (line.startsWith('[')) continue;
       if (line.includes('"level":"error"')) log.errors.push(line.slice(0, 500));
     }
   });
@@ -193,11 +202,15 @@ async function main() {
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(Math.max(10, CLIENTS * 2)),
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
-    [`--inspect=127.0.0.1:${inspectPort}`],
+    TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`],
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
-  const cdp = await inspector(inspectPort);
+  // SOAK_TRACE_GC=1: no inspector session (a debugger attached keeps code V8 would otherwise
+  // flush); the heap figure is the live size after the latest full GC V8 ran by itself.
+  const cdp = TRACE_GC
+    ? { heapAfterGc: async () => service.log.lastMarkCompactMb * 1024 * 1024, close: () => undefined }
+    : await inspector(inspectPort);
   // Descriptors and sockets before any client: the end figures must come back to these.
   await sleep(15_000);
   const idle = processFigures(service.child.pid);
