@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_HEADER } from '../../src/journal/journal-csv.js';
+import { seededRng } from '../../src/simulator/random-walk.js';
 import { startServiceProcess } from '../utils/service-process.js';
 import { faultDatabase, type FaultDatabase } from './fault-database.js';
 
@@ -11,18 +12,6 @@ import { faultDatabase, type FaultDatabase } from './fault-database.js';
  */
 const SEED = Number(process.env.FAULT_SEED ?? Date.now() % 100_000);
 const IMPORT_ROWS = 200;
-
-/** mulberry32: the kill moment is reproducible from the seed printed on failure. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Acknowledged {
   operationIds: string[];
@@ -82,7 +71,8 @@ describe(`SIGKILL under write load, then the invariants (issue 18; FAULT_SEED=${
   });
 
   it('acknowledged writes survive, imports are whole, keys unique, partitions attached; the service starts again', async () => {
-    const next = random(SEED);
+    // The simulator's seeded generator: the kill moment is reproducible from the seed in the title.
+    const next = seededRng(SEED);
     const env = { ...db.env, ENABLED_WEBSOCKET: '0', HISTORY_INTERVAL_MS: '0', FUNDING_REFRESH_MS: '0', CROSSING_JOB_ENABLED: '0' };
     for (let round = 0; round < 2; round++) {
       const service = await startServiceProcess(env);
