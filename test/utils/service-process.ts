@@ -24,8 +24,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the service with `env` on a free port; resolves once GET /health answers 200. */
-export async function startServiceProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServiceProcess> {
-  const port = await freePort();
+/** Spawns `src/main.ts` with `env` on `port`, collecting everything it writes. */
+function spawnService(env: Record<string, string>, port: number): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,13 +33,20 @@ export async function startServiceProcess(env: Record<string, string>, readyTime
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Starts the service with `env` on a free port; resolves once GET /health answers 200. */
+export async function startServiceProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServiceProcess> {
+  const port = await freePort();
+  const { child, output } = spawnService(env, port);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const service: ServiceProcess = {
     baseUrl: `http://127.0.0.1:${port}`,
     child,
-    output: () => output,
+    output,
     exited,
     signal: (signal) => void child.kill(signal),
   };
@@ -62,15 +69,9 @@ async function waitHealthy(service: ServiceProcess, timeoutMs: number): Promise<
 
 /** Starts the service expecting it to refuse: resolves with its exit code and output. */
 export async function runServiceToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_FORMAT: 'json', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const { child, output } = spawnService(env, await freePort());
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
-  return { code, output };
+  return { code, output: output() };
 }
