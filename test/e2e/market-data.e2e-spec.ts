@@ -58,7 +58,8 @@ describe('market data through the exchange simulator', () => {
   });
 
   it('shows all five exchanges connected on /health/market with their markets', async () => {
-    const h = await until(health, allConnected, 20_000);
+    // A feed counts as connected once its socket is up; its first quote may land a moment later.
+    const h = await until(health, (r) => allConnected(r) && EXCHANGE_NAMES.every((e) => r[e]?.lastMessageAt != null), 20_000);
     for (const e of EXCHANGE_NAMES) {
       expect(h[e]).toMatchObject({ connected: true, markets: 6 });
       expect(Date.parse(h[e]?.lastMessageAt ?? '')).toBeGreaterThan(Date.now() - 10_000);
