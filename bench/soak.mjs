@@ -9,6 +9,7 @@
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
 // SOAK_TRACE_GC=1 reads the heap from --trace-gc's full collections instead of the inspector.
+// SOAK_NODE_ARGS adds node options to the service's command line.
 // SOAK_FEEDS=0 runs the service without feeds (to tell REST and stream memory from market data).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 5);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 200);
 const RPS = Number(process.env.SOAK_RPS ?? 20);
 const TRACE_GC = process.env.SOAK_TRACE_GC === '1';
+// SOAK_NODE_ARGS: extra node options for the service (space-separated), e.g. V8 flags under study.
+const extraNodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
 // SOAK_DIST: a copy of dist/ to run, so a rebuild during the hour does not pull files from under it.
 const dist = path.resolve(process.env.SOAK_DIST ?? new URL('../dist', import.meta.url).pathname);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -37,7 +40,7 @@ async function freePort() {
 
 function start(script, env, args = []) {
   const child = spawn(process.execPath, [...args, path.join(dist, script)], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = { errors: [], lines: 0, lastMarkCompactMb: NaN };
+  const log = { errors: [], lines: 0, lastMarkCompactMb: NaN, stopping: false };
   let rest = '';
   child.stdout.on('data', (chunk) => {
     rest += chunk;
@@ -59,6 +62,12 @@ function start(script, env, args = []) {
     // --inspect's own banner ("Debugger listening on …", "For help, see: …") is not the service's.
     const lines = String(chunk).split('\n').filter((l) => l.trim() !== '' && !/^(Debugger listening|Debugger attached|For help, see)/.test(l));
     for (const line of lines) log.errors.push(line.slice(0, 500));
+  });
+  child.once('exit', (code, signal) => {
+    if (!log.stopping) {
+      console.error(`${script} exited early (code ${code}, signal ${signal}): ${log.errors.slice(-5).join(' | ')}`);
+      process.exit(1);
+    }
   });
   return { child, log };
 }
@@ -202,7 +211,7 @@ async function main() {
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(Math.max(10, CLIENTS * 2)),
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
-    TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`],
+    [...(TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`]), ...extraNodeArgs],
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
@@ -253,6 +262,7 @@ async function main() {
     streamFrames: stats.frames, streamConnections: stats.streamStatus, rest: stats.rest,
   };
   console.log(JSON.stringify(result, null, 2));
+  service.log.stopping = sim.log.stopping = true;
   service.child.kill('SIGTERM');
   sim.child.kill('SIGTERM');
   await sleep(2_000);
