@@ -9,10 +9,11 @@
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
 // SOAK_TRACE_GC=1 reads the heap from --trace-gc's full collections instead of the inspector.
-// SOAK_NODE_ARGS adds node options to the service's command line.
+// SOAK_NODE_ARGS adds node options to the service's command line; SOAK_SERVICE_LOG=<file> keeps
+// a copy of its standard output (for --trace-opt / --trace-deopt studies).
 // SOAK_FEEDS=0 runs the service without feeds (to tell REST and stream memory from market data).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,9 +39,10 @@ async function freePort() {
   return port;
 }
 
-function start(script, env, args = []) {
+function start(script, env, args = [], copyTo = undefined) {
   const child = spawn(process.execPath, [...args, path.join(dist, script)], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = { errors: [], lines: 0, lastMarkCompactMb: NaN, stopping: false };
+  if (copyTo) child.stdout.pipe(createWriteStream(copyTo));
+  const log = { errors: [], lines: 0, lastMarkCompactMb: NaN, mainIsolate: undefined, stopping: false };
   let rest = '';
   child.stdout.on('data', (chunk) => {
     rest += chunk;
@@ -48,10 +50,14 @@ function start(script, env, args = []) {
     rest = lines.pop();
     for (const line of lines) {
       log.lines++;
-      // --trace-gc: "[pid:addr] 12345 ms: Mark-Compact 60.1 (65.0) -> 52.3 (60.2) MB, ..."
-      const mc = /Mark-Compact[^>]*-> ([\d.]+) \(/.exec(line);
-      if (mc) {
-        log.lastMarkCompactMb = Number(mc[1]);
+      // --trace-gc: "[pid:isolate] 12345 ms: Mark-Compact 60.1 (65.0) -> 52.3 (60.2) MB, ...".
+      // Ingest worker threads are isolates of their own and print too; the main thread's is the
+      // first isolate to collect (during start-up, before any worker exists).
+      const gc = /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (\S+)/.exec(line);
+      if (gc) {
+        log.mainIsolate ??= gc[1];
+        const mc = /Mark-Compact[^>]*-> ([\d.]+) \(/.exec(line);
+        if (mc && gc[1] === log.mainIsolate) log.lastMarkCompactMb = Number(mc[1]);
         continue;
       }
       if (line.startsWith('[')) continue;
@@ -112,19 +118,26 @@ async function inspector(port) {
   };
 }
 
-function processFigures(pid) {
+function processFigures(pid, folder) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   const fds = readdirSync(`/proc/${pid}/fd`);
-  let sockets = 0;
+  // Descriptors by kind: sockets, database files (under the soak's folder), other files, pipes, …
+  const kinds = {};
   for (const fd of fds) {
+    let target;
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets++;
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
     } catch {
-      // Closed between the listing and the read.
+      continue; // Closed between the listing and the read.
     }
+    const kind = target.startsWith('socket:') ? 'socket'
+      : folder && target.startsWith(folder) ? 'database'
+        : target.startsWith('/') ? 'file'
+          : target.replace(/[:[].*$/, '');
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
-  return { rssMb: rssKb / 1024, fds: fds.length, sockets };
+  return { rssMb: rssKb / 1024, fds: fds.length, sockets: kinds.socket ?? 0, kinds };
 }
 
 /** One stream client: connects, counts frames, leaves after its lifetime; `stop` ends it early. */
@@ -212,6 +225,7 @@ async function main() {
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
     [...(TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`]), ...extraNodeArgs],
+    process.env.SOAK_SERVICE_LOG,
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health`);
@@ -222,7 +236,7 @@ async function main() {
     : await inspector(inspectPort);
   // Descriptors and sockets before any client: the end figures must come back to these.
   await sleep(15_000);
-  const idle = processFigures(service.child.pid);
+  const idle = processFigures(service.child.pid, folder);
 
   const stats = { frames: 0, reconnects: 0, streamStatus: {}, rest: {} };
   const streams = ['/v1/realtime/prices', '/v1/realtime/arbitrage', '/v1/calculators/stream?email=soak@example.com&ticker=BTC-USDT&exchange=binance'];
@@ -238,7 +252,7 @@ async function main() {
   for (let minute = 1; minute <= MINUTES; minute++) {
     await sleep(60_000);
     const heapMb = (await cdp.heapAfterGc()) / 1024 / 1024;
-    const figures = processFigures(service.child.pid);
+    const figures = processFigures(service.child.pid, folder);
     const sample = { minute, heapMb: Number(heapMb.toFixed(2)), ...figures, rssMb: Number(figures.rssMb.toFixed(1)), frames: stats.frames, reconnects: stats.reconnects, errors: service.log.errors.length };
     samples.push(sample);
     console.log(JSON.stringify(sample));
@@ -247,7 +261,7 @@ async function main() {
   await Promise.all(clients.map((c) => c.stop()));
   await rest;
   await sleep(5_000);
-  const end = processFigures(service.child.pid);
+  const end = processFigures(service.child.pid, folder);
   const endHeapMb = (await cdp.heapAfterGc()) / 1024 / 1024;
   cdp.close();
   const afterWarmup = samples.filter((s) => s.minute >= WARMUP);
@@ -256,7 +270,7 @@ async function main() {
     heapGrowthMbPerHour: Number(slopePerHour(afterWarmup).toFixed(3)),
     heapMbAtWarmup: afterWarmup[0]?.heapMb, heapMbAtEnd: Number(endHeapMb.toFixed(2)),
     rssMbAtWarmup: afterWarmup[0]?.rssMb, rssMbAtEnd: Number(end.rssMb.toFixed(1)),
-    fds: { beforeClients: idle.fds, atEndWithoutClients: end.fds },
+    fds: { beforeClients: idle.fds, atEndWithoutClients: end.fds, kindsBefore: idle.kinds, kindsAtEnd: end.kinds },
     sockets: { beforeClients: idle.sockets, atEndWithoutClients: end.sockets },
     errorsLogged: service.log.errors.length, firstErrors: service.log.errors.slice(0, 5),
     streamFrames: stats.frames, streamConnections: stats.streamStatus, rest: stats.rest,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QuoteTick } from './market-data-source.js';
 import { QuoteBook } from './quote-book.js';
 import { InProcessQuoteTickBus } from './quote-tick-bus.js';
+import { shareOneHiddenClass } from '../../test/utils/hidden-class.js';
 
 const tick = (over: Partial<QuoteTick> = {}): QuoteTick => ({
   exchange: 'binance',
@@ -34,6 +35,15 @@ describe('QuoteBook', () => {
     expect(book.get('okx', 'SPOT', 'BTC-USDT')?.bid).toBe(99);
     expect(book.get('gate', 'SPOT', 'BTC-USDT')).toBeUndefined();
     expect(book.size).toBe(3);
+  });
+
+  it('snapshot quotes share one hidden class (a spread per quote made one class each: issue 18 soak)', () => {
+    const { book } = setup();
+    for (let i = 0; i < 50; i++) book.apply(tick({ ticker: `C${i}-USDT`, bid: 100 + i / 7, ask: 101 + i / 7 }));
+    const quotes = [...book.snapshot()];
+    expect(quotes).toHaveLength(50);
+    expect(quotes[3]).toEqual({ ...tick({ ticker: 'C3-USDT', bid: 100 + 3 / 7, ask: 101 + 3 / 7 }), volume: null, stale: false });
+    expect(shareOneHiddenClass(quotes)).toBe(true);
   });
 
   it('is stale after 10 s without a tick (D5), judged on receive time', () => {

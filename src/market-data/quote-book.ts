@@ -10,6 +10,28 @@ export interface BookQuote extends QuoteTick {
   readonly stale: boolean;
 }
 
+/**
+ * Built field by field, never as `{ ...tick, volume, stale }`: V8 (11.3, Node 20) gives every
+ * object made by a spread plus more properties a hidden class of its own, so a snapshot of
+ * 3,000 quotes a second made 3,000 throw-away classes a second and kept deoptimising the code
+ * that reads them (issue 18's soak). One literal shape is one class.
+ */
+function bookQuote(q: QuoteTick, volume: number | null, stale: boolean): BookQuote {
+  return {
+    exchange: q.exchange,
+    market: q.market,
+    ticker: q.ticker,
+    bid: q.bid,
+    ask: q.ask,
+    bidQty: q.bidQty,
+    askQty: q.askQty,
+    exchangeTime: q.exchangeTime,
+    receivedAt: q.receivedAt,
+    volume,
+    stale,
+  };
+}
+
 type PerMarket<T> = Record<Market, Map<string, T>>;
 type PerExchange<T> = Record<ExchangeName, PerMarket<T>>;
 
@@ -81,7 +103,7 @@ export class QuoteBook {
       for (const market of filter?.market ? [filter.market] : (['SPOT', 'FUTURES'] as const)) {
         const volumes = this.volumes[exchange][market];
         for (const quote of this.quotes[exchange][market].values()) {
-          yield { ...quote, volume: volumes.get(quote.ticker) ?? null, stale: this.isStale(quote, now) };
+          yield bookQuote(quote, volumes.get(quote.ticker) ?? null, this.isStale(quote, now));
         }
       }
     }

@@ -242,12 +242,19 @@ export class BacktestEngine {
   }
 
   private operationOf(entry: Entry, status: OperationStatus, exitGrossSpread: number): BacktestOperation {
-    const base = { entry: entry.time, arrival: entry.arrival, status, entrySpread: entry.spread, costsEstimated: entry.feesEstimated };
+    // Literals, not `{ ...base, ...figures }`: one hidden class per shape (see bookQuote in quote-book.ts).
     if (status === 'unresolved') {
-      return { ...base, exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null };
+      return {
+        entry: entry.time, arrival: entry.arrival, status, entrySpread: entry.spread, costsEstimated: entry.feesEstimated,
+        exitGrossSpread: null, netPercent: null, grossUsd: null, netUsd: null,
+      };
     }
     // An expired operation is closed at spread 0 and still pays its costs.
-    return { ...base, ...(this.fastFigures(entry, exitGrossSpread) ?? this.decimalFigures(entry, exitGrossSpread)) };
+    const f = this.fastFigures(entry, exitGrossSpread) ?? this.decimalFigures(entry, exitGrossSpread);
+    return {
+      entry: entry.time, arrival: entry.arrival, status, entrySpread: entry.spread, costsEstimated: entry.feesEstimated,
+      exitGrossSpread: f.exitGrossSpread, grossUsd: f.grossUsd, netUsd: f.netUsd, netPercent: f.netPercent,
+    };
   }
 
   /** Thousands of operations per walk: from doubles when roundFast can answer (see journal PnL). */

@@ -10,6 +10,7 @@ import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
 import { parseOpportunityFilter } from './opportunity-filter.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
+import { shareOneHiddenClass } from '../../test/utils/hidden-class.js';
 
 const T0 = 1_800_000_000_000;
 const config = {
@@ -167,6 +168,23 @@ describe('OpportunityStreamService (issue 21)', () => {
     off.push({ ticker: 'X-USDT', buyExchange: 'a', sellExchange: 'b', openedAt: new Date(0), closedAt: new Date(1),
       peakGrossPercent: 1, peakNetPercent: 1, transferable: true, costsEstimated: false });
     expect(off.size).toBe(0);
+  });
+
+  it('events share one hidden class, whatever their route (a spread per event made one class each: issue 18 soak)', async () => {
+    const events: OpportunityEventDto[] = [];
+    const pub = service.published.subscribe((p) => events.push(p.event));
+    for (let i = 0; i < 8; i++) {
+      tick('binance', `C${i}-USDT`, 99 + i / 3, 100 + i / 3);
+      tick('okx', `C${i}-USDT`, 102 + i / 3, 103 + i / 3);
+    }
+    await advance(200);
+    pub.unsubscribe();
+    expect(events).toHaveLength(8);
+    expect(Object.keys(events[0] as object)).toEqual([
+      'ticker', 'buyExchange', 'sellExchange', 'buyPrice', 'sellPrice', 'profitPercentAskBid', 'volume', 'timestamp',
+      'netProfitPercent', 'network', 'transferable', 'costsEstimated', 'openedAt', 'ageMs',
+    ]);
+    expect(shareOneHiddenClass(events)).toBe(true);
   });
 
   it('publishes each event it detects once, with the id its clients saw (what the ingest role relays, issue 20)', async () => {

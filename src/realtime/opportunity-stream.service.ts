@@ -201,9 +201,15 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     // The detector opened the route at the tick that took it above the threshold; `now` only if
     // it has not (cannot happen while both judge freshness alike, but an event must carry a time).
     const openedAt = Math.min(this.detector.openedAt(ticker, buyExchange, sellExchange) ?? now, now);
+    // Field by field, not `{ ...opportunity, … }`: see bookQuote in quote-book.ts (one hidden
+    // class for every event instead of one per event).
     const event: OpportunityEventDto = {
-      ...opportunity,
-      profitPercentAskBid: profitPercentOf(opportunity.buyPrice, opportunity.sellPrice),
+      ticker,
+      buyExchange,
+      sellExchange,
+      buyPrice,
+      sellPrice,
+      profitPercentAskBid: profitPercentOf(buyPrice, sellPrice),
       volume: this.pairVolume(opportunity),
       timestamp: new Date(now).toISOString(),
       netProfitPercent: net.netPercent,
@@ -231,7 +237,9 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
       referenceUsdt: this.netReferenceUsdt,
     });
     this.episodes.push({
-      ...route,
+      ticker: e.ticker,
+      buyExchange: e.buyExchange,
+      sellExchange: e.sellExchange,
       openedAt: new Date(e.openedAt),
       closedAt: new Date(e.closedAt),
       peakGrossPercent: grossSpread(e.peakBuyPrice, e.peakSellPrice),
