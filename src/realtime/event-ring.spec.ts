@@ -22,6 +22,15 @@ describe('EventRing (D4 replay)', () => {
     expect(ids(ring.after(5, 0))).toEqual([6, 7]);
   });
 
+  it('lets frames past maxAgeMs go as new ones arrive, with no replay asked (issue 18 soak)', () => {
+    const ring = new EventRing({ maxEvents: 10_000, maxAgeMs: 1_000 });
+    for (let id = 1; id <= 3_000; id += 1) ring.push(id, id, dataFrame({ id }, { id }), undefined);
+    expect(ring.length).toBe(1_001); // ages 0 … 1,000 ms at t = 3,000
+    const slots = (ring as unknown as { entries: unknown[] }).entries;
+    expect(slots.filter((e) => e !== undefined)).toHaveLength(1_001);
+    expect(ids(ring.after(0, 3_000))[0]).toBe(2_000);
+  });
+
   it('drops frames older than maxAgeMs', () => {
     const ring = new EventRing({ maxEvents: 10, maxAgeMs: 1000 });
     ring.push(1, 0, dataFrame({}, { id: 1 }), undefined);

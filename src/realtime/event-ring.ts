@@ -29,8 +29,12 @@ export class EventRing<M = undefined> {
   }
 
   push(id: number, at: number, frame: SseFrame, meta: M): void {
+    // Frames past the age limit are let go as new ones come, not only when a client replays:
+    // otherwise a quiet ring holds 10,000 frames whatever their age (issue 18's soak).
+    this.expire(at);
     const capacity = this.entries.length;
     if (this.size === capacity) {
+      this.entries[this.start] = undefined;
       this.start = (this.start + 1) % capacity;
       this.size -= 1;
     }
