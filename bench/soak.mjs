@@ -53,7 +53,7 @@ function start(script, env, args = [], copyTo = undefined) {
       // --trace-gc: "[pid:isolate] 12345 ms: Mark-Compact 60.1 (65.0) -> 52.3 (60.2) MB, ...".
       // Ingest worker threads are isolates of their own and print too; the main thread's is the
       // first isolate to collect (during start-up, before any worker exists).
-      const gc = /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (\S+)/.exec(line);
+      const gc = /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: /.exec(line);
       if (gc) {
         log.mainIsolate ??= gc[1];
         const mc = /Mark-Compact[^>]*-> ([\d.]+) \(/.exec(line);

@@ -115,7 +115,7 @@ export class FundingRatesService {
   private rememberSchedule(key: string, nextFundingTime: number | null, now: number): number | null {
     const memory = this.schedules.get(key);
     if (nextFundingTime === null) return memory?.derivedSeconds ?? null;
-    const current = { nextFundingTime, observedAt: now, derivedSeconds: null as number | null };
+    const current: ScheduleMemory = { nextFundingTime, observedAt: now, derivedSeconds: null };
     const derived = memory && memory.nextFundingTime !== nextFundingTime
       ? (deriveIntervalSeconds(memory, current) ?? memory.derivedSeconds)
       : (memory?.derivedSeconds ?? null);

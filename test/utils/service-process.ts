@@ -23,7 +23,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the service with `env` on a free port; resolves once GET /health answers 200. */
 /** Spawns `src/main.ts` with `env` on `port`, collecting everything it writes. */
 function spawnService(env: Record<string, string>, port: number): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
