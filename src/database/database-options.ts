@@ -1,14 +1,37 @@
+import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { createPgliteDriver } from './pglite-driver.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 
+/** How the PostgreSQL pool waits: for a server to answer a connect, and for a free connection. */
+export interface PoolTimings {
+  poolSize: number;
+  /** A server that does not answer (not even a refusal) fails a connect after this long. */
+  connectTimeoutMs: number;
+  /** A request queued behind a busy pool gives up after this long. */
+  poolWaitMs: number;
+}
+
+/**
+ * 5 s to connect, so requests answer their 500 texts instead of hanging while the server is
+ * unreachable; a minute in the pool's queue, so a burst of heavy requests is served late rather
+ * than failed (node-postgres's one `connectionTimeoutMillis` bounds both, and at 5 s a burst of
+ * 550 requests failed about 190 of them), while requests still cannot pile up without end
+ * behind connections that hang.
+ */
+export const POOL_TIMINGS: PoolTimings = { poolSize: 10, connectTimeoutMs: 5_000, poolWaitMs: 60_000 };
+
 /**
  * One dialect, one set of migrations: PostgreSQL when DATABASE_URL is set, else embedded
  * PGlite behind TypeORM's postgres driver (D12). Migrations run at start; never synchronize.
  */
-export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+export function dataSourceOptions(
+  db: DatabaseConfig,
+  entities: DataSourceOptions['entities'] = [],
+  timings: PoolTimings = POOL_TIMINGS,
+): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
     entities,
@@ -23,10 +46,27 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
   };
   switch (db.kind) {
     case 'postgres':
-      // A server that does not answer (not even a refusal) fails a connect after 5 s, so requests
-      // answer their 500 texts instead of hanging while it is unreachable.
-      return { ...common, url: db.url, poolSize: 10, connectTimeoutMS: 5_000 };
+      return {
+        ...common,
+        url: db.url,
+        poolSize: timings.poolSize,
+        // TypeORM hands this to the pool as connectionTimeoutMillis: the wait for a free connection.
+        connectTimeoutMS: timings.poolWaitMs,
+        extra: { Client: clientWithConnectTimeout(timings.connectTimeoutMs) },
+      };
     case 'pglite':
       return { ...common, driver: createPgliteDriver(db.path), database: 'postgres' };
   }
+}
+
+/**
+ * The pool gives each new client its own options; this client replaces the pool's wait with
+ * its own, shorter, connect timeout (pg.Client ends a connect that takes longer).
+ */
+function clientWithConnectTimeout(connectTimeoutMs: number): typeof pg.Client {
+  return class ConnectTimeoutClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  };
 }

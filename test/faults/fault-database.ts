@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { createTestDatabase } from '../utils/test-database.js';
+import { createPostgresTestDatabase } from '../utils/test-database.js';
 
 /**
  * The database a fault test's service process runs on: with DATABASE_URL (npm run test:pg) a fresh
@@ -23,12 +23,8 @@ export async function faultDatabase(kind: 'postgres' | 'pglite' = process.env.DA
 
 /** PostgreSQL always: the test's server when test:pg gives one, else the CI machine's own. */
 export async function postgresDatabase(): Promise<FaultDatabase> {
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = serverUrl;
-  const db = await createTestDatabase();
-  if (previous === undefined) delete process.env.DATABASE_URL;
-  const url = db.env.DATABASE_URL ?? serverUrl;
+  const db = await createPostgresTestDatabase();
+  const url = db.env.DATABASE_URL as string;
   return {
     kind: 'postgres',
     env: { DATABASE_URL: url },

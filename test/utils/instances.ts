@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createPostgresTestDatabase, LOCAL_POSTGRES } from './test-database.js';
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released for the child to take). */
 export async function freePort(): Promise<number> {
@@ -15,24 +14,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The PostgreSQL server the multi-process tests share a database on (CI's, else the local one). */
-const PG_SERVER = process.env.DATABASE_URL ?? process.env.PG_RUN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
+/** A database the multi-process tests share, on CI's server (PG_RUN_URL) or the local one. */
 export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `am_multi_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: PG_SERVER });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const db = await createPostgresTestDatabase(process.env.DATABASE_URL ?? process.env.PG_RUN_URL ?? LOCAL_POSTGRES);
+  return { url: db.env.DATABASE_URL as string, drop: () => db.drop() };
 }
 
 /** One service process (src/main.ts through the repository's TypeScript loader), as an operator would run it. */

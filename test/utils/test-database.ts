@@ -13,6 +13,14 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return { env: { DATABASE_URL: undefined, DB_PATH: ':memory:' }, drop: async () => {} };
+  return createPostgresTestDatabase(serverUrl);
+}
+
+/** The local server, for tests that need PostgreSQL whichever engine the suite runs on. */
+export const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh database on a PostgreSQL server (DATABASE_URL when set, else the local one), dropped by `drop()`. */
+export async function createPostgresTestDatabase(serverUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES): Promise<TestDatabase> {
   const name = `am_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   await withAdmin(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
