@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
+import { takeTurn } from '../common/async/turns.js';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -91,7 +91,7 @@ const CSV_PROBLEMS: Partial<Record<string, string>> = {
 
 async function* slices(bytes: Buffer): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
-    if (offset > 0) await nextTurn();
+    if (offset > 0) await takeTurn();
     yield bytes.subarray(offset, offset + SLICE_BYTES);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable, Logger, UnsupportedMediaTypeException } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../common/errors/app-error.js';
 import type { ImportErrorDto, ImportResultDto } from './dto/import-result.dto.js';
 import { OperationDto } from './dto/operation.dto.js';
@@ -13,6 +12,7 @@ import type { OperationFields, StoredOperation } from './journal-operation.entit
 import { type ExportCursor, JournalRepository } from './journal.repository.js';
 import type { EntityManager } from 'typeorm';
 import { readAhead } from '../common/async/read-ahead.js';
+import { Slicer, takeTurn } from '../common/async/turns.js';
 import { errorFields } from '../common/logging/json-logger.js';
 
 /**
@@ -22,8 +22,6 @@ import { errorFields } from '../common/logging/json-logger.js';
 export const EXPORT_PAGE_SIZE = 250;
 /** Rows per INSERT … ON CONFLICT of the import (20 parameters each, far below 65,535). */
 const IMPORT_BATCH = 500;
-/** Longest stretch of row checking an import does before it lets other work run. */
-const ROW_WORK_MS = 5;
 
 interface ImportState {
   email: string;
@@ -59,6 +57,8 @@ export class JournalCsvService {
       for (;;) {
         const last = page.at(-1);
         const next = page.length === EXPORT_PAGE_SIZE && last ? pageAfter({ openedAt: last.openedAt, id: last.id }) : null;
+        // A page is a few ms of formatting: one page per turn of the loop, however many exports run.
+        await takeTurn();
         if (!(await send(res, stringify(page.map((op) => toCsvCells(OperationDto.from(op))))))) return;
         if (!next) break;
         page = await next;
@@ -95,13 +95,10 @@ export class JournalCsvService {
   private async readRows(text: string, state: ImportState): Promise<void> {
     // Checking a row (class-transformer and class-validator) takes tens of µs; rows of one CSV
     // slice would otherwise all be checked in one turn of the event loop, and 50 imports at once
-    // held it for hundreds of ms. Other requests get a turn every ROW_WORK_MS.
-    let since = performance.now();
+    // held it for hundreds of ms. The loop gets a turn after every slice of row checks.
+    const slicer = new Slicer();
     for await (const { record, line } of csvRecordsWithLines(text)) {
-      if (performance.now() - since > ROW_WORK_MS) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await slicer.pace();
       if (!state.header) {
         const problem = headerProblem(record);
         if (problem) throw AppError.invalid(problem);
