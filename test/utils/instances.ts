@@ -26,6 +26,8 @@ export interface ServiceProcess {
   readonly baseUrl: string;
   readonly port: number;
   readonly output: string[];
+  /** Started and not yet exited. */
+  readonly running: boolean;
   start(): Promise<void>;
   /** SIGTERM (graceful) or SIGKILL (a crash); resolves when the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -40,6 +42,9 @@ export function serviceProcess(name: string, port: number, env: Record<string, s
     baseUrl,
     port,
     output,
+    get running() {
+      return child !== null && child.exitCode === null;
+    },
     async start() {
       child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
         env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
