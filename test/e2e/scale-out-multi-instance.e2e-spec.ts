@@ -142,6 +142,7 @@ describe('one ingest and two API instances behind nginx', () => {
     await reference.waitFor(3, 10_000);
     const moved = client(`${api[1].baseUrl}/v1/realtime/arbitrage`, { 'Last-Event-ID': String(lastSeen) });
     await moved.waitFor(2, 10_000);
+    await waitFor(() => ids(moved).at(-1) === ids(reference).at(-1), 5000, 'the moved client did not catch up with the reference');
     // The other instance held the same event under the same id, and replays exactly what followed it.
     expect(ids(reference)).toContain(lastSeen);
     expect(ids(moved)).toEqual(ids(reference).filter((id) => id > lastSeen));
