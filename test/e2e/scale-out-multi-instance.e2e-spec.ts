@@ -167,9 +167,10 @@ describe('one ingest and two API instances behind nginx', () => {
       await reference.waitFor(4, 10_000);
       // EventSource reconnects after 3 s with Last-Event-ID; nginx sends it to the instance still up.
       await waitFor(() => viaProxy.every((c) => ids(c).includes(ids(reference).at(-1)!)), 20_000, 'a client behind nginx did not catch up');
-      // An event may come between one client's connect and another's (a feed re-sends its book on
-      // a reconnect), so each client is compared from its first event on: from there, everything
-      // the reference saw, in order, nothing twice, the kill and the three bumps after it included.
+      // An event may come between one client's connect and another's (the simulator re-sends every
+      // book each second, and a tick that finds the opportunity makes an event, D6), so each client
+      // is compared from its first event on: from there, everything the reference saw, in order,
+      // nothing twice, the kill and the three bumps after it included.
       for (const c of viaProxy) {
         const [first, last] = [ids(c)[0], ids(c).at(-1)!];
         expect(first).toBeLessThanOrEqual(beforeKill);
