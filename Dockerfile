@@ -3,10 +3,13 @@
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The dashboard's own lockfile: the root install's postinstall installs it.
+COPY web/package.json web/package-lock.json ./web/
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json openapi.json ./
 COPY src ./src
-RUN npm run build
+COPY web ./web
+RUN npm run build && npm run build:web
 
 # --- runtime: production dependencies only, non-root ---
 FROM node:20.20-bookworm-slim AS runtime
@@ -19,6 +22,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.js', '**/*.mjs', '.contract-build/**',
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs', '.contract-build/**',
     // Compiled with tsc --strict by the contract test, beside types generated at test time.
     'test/openapi-client/**'] },
   js.configs.recommended,

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BacktestSample, runBacktest } from '../src/opportunity-history/backtest.engine.js';
 import { OpportunityHistoryRepository } from '../src/opportunity-history/opportunity-history.repository.js';
 import { OpportunityHistoryService } from '../src/opportunity-history/opportunity-history.service.js';
+import { percentile, startProber } from '../test/utils/cost-bounds.js';
 import { startTestApp, type TestApp } from '../test/utils/test-app.js';
 
-// Issue 10: 90 days at 10 s for one route (777,600 samples); backtest wall time including the
+// 90 days at 10 s for one route (777,600 samples); backtest wall time including the
 // database read (target under 1.5 s on PostgreSQL) and peak memory.
 const SAMPLES = 777_600;
 const STEP_S = 10;
@@ -143,4 +144,41 @@ it(`backtest over ${SAMPLES} samples`, async () => {
   const kept: BacktestSample[] = [];
   for await (const page of repository.walkPages(ROUTE, range, WALK)) kept.push(...page);
   expect(runBacktest(kept, { ...WALK, transferMinutes: REQUEST.transferMinutes, intervalMs: STEP_S * 1000 })).toEqual(engine.result);
+});
+
+// The sweep of 20 thresholds × 10 transfer times over the same 90 days (target under
+// 3 s), with /health probed every 10 ms from another process meanwhile (p99 target under 100 ms).
+const SWEEP = {
+  ...ROUTE, days: 90, basis: 'net', capital: 1000,
+  thresholds: Array.from({ length: 20 }, (_, i) => Number((0.1 + i * 0.01).toFixed(2))),
+  transferMinutes: Array.from({ length: 10 }, (_, i) => i * 5),
+};
+const SWEEP_RUNS = 3;
+
+it('sweep: 200 combinations over 90 days of 10 s samples', async () => {
+  const post = (): Promise<{ rows: { trades: number }[] }> => fetch(`${t.baseUrl}/v1/opportunity-history/backtest/sweep`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SWEEP),
+  }).then((res) => res.json() as Promise<{ rows: { trades: number }[] }>);
+  await post(); // warm-up
+  const prober = await startProber(t.baseUrl, 10);
+  const runs: Measured<{ rows: { trades: number }[] }>[] = [];
+  for (let run = 0; run < SWEEP_RUNS; run++) runs.push(await measure(post));
+  const health = await prober.stop();
+  const rows = runs[0]?.result.rows ?? [];
+  const figures = {
+    combinations: rows.length,
+    tradesAllRows: rows.reduce((sum, r) => sum + r.trades, 0),
+    wallMs: runs.map((r) => Math.round(r.wallMs)),
+    cpuMs: runs.map((r) => Math.round(r.cpuMs)),
+    peakHeapMb: Math.round(Math.max(...runs.map((r) => r.peakHeapMb))),
+    healthProbes: health.latencies.length,
+    healthStatuses: health.statuses,
+    healthP50Ms: Number(percentile(health.latencies, 50).toFixed(1)),
+    healthP99Ms: Number(percentile(health.latencies, 99).toFixed(1)),
+    healthMaxMs: Number(Math.max(...health.latencies).toFixed(1)),
+    cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+    loadAverage: os.loadavg().map((l) => l.toFixed(1)).join(' '),
+  };
+  console.log(`BENCH backtest sweep ${JSON.stringify(figures)}`);
+  expect(rows).toHaveLength(200);
 });

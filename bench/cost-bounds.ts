@@ -7,10 +7,10 @@ const HEALTH_P99_MS = 100;
 
 /**
  * `npm run bench:cost`: the cases of the CI test (test/e2e/cost-bounds.e2e-spec.ts) on a larger
- * data set: imports of 2,000 rows each. Issue 18: one summary with from=1500-01-01 held the event
+ * data set: imports of 2,000 rows each. One summary with from=1500-01-01 held the event
  * loop for 7-11 s, so /health and every stream froze while a handful of them ran.
  */
-describe('cost bounds: 50 worst-case requests of every client-sized endpoint at once; /health stays fast (issue 18)', () => {
+describe('cost bounds: 50 worst-case requests of every client-sized endpoint at once; /health stays fast', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { CrossingCountWorker, type DayResult } from '../src/crossing-counts/cros
 import { MarketSampleRepository } from '../src/market-data/market-sample.repository.js';
 import { startTestApp, type TestApp } from '../test/utils/test-app.js';
 
-// Issue 9: one São Paulo day of samples for 1,500 (ticker, exchange) pairs at 5 s (25,920,000
+// One São Paulo day of samples for 1,500 (ticker, exchange) pairs at 5 s (25,920,000
 // rows) on PostgreSQL: job wall time (target under 2 minutes) and peak memory, which must stay
 // flat as rows grow, so the same day is also measured at 20 s (a quarter of the rows).
 const DAY = '2026-03-10';

@@ -3,7 +3,7 @@
 // per-tick processing time p50/p99 (tick to decision, excluding the 200 ms debounce).
 import os from 'node:os';
 import { ArbitrageDetector } from '../dist/realtime/arbitrage-detector.engine.js';
-import { EXCHANGE_NAMES } from '../dist/market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../dist/market-model/exchanges.js';
 
 const SYMBOLS = 300;
 const TICKS = 5_000_000;

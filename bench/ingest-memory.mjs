@@ -1,9 +1,9 @@
-// `npm run bench:ingest-memory` (issue 16): where an ingest worker's memory goes at 3,020
+// `npm run bench:ingest-memory`: where an ingest worker's memory goes at 3,020
 // markets, stage by stage, each figure after a forced full GC, in a fresh process per question:
 //   worker: the five ccxt pro classes, the REST clients with their markets, the feed clients and
 //           sockets with ccxt's caches after quotes flowed (CcxtIngest + TickAccumulator, exactly
 //           what an ingest worker runs), then the young generation an ingest worker reserves;
-//   all-ccxt: `import 'ccxt'` (what the service loaded before issue 16), for comparison.
+//   all-ccxt: `import 'ccxt'` (what the service loaded before the ingest workers), for comparison.
 // The simulator runs in its own process (walk on). Prints a Markdown table.
 import { fork, spawn } from 'node:child_process';
 import net from 'node:net';

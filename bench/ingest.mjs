@@ -1,5 +1,5 @@
-// `npm run bench:ingest` (issue 16): the built service in its own process, fed by the simulator
-// in its own process over loopback websockets, both as D12 runs them. One run prints:
+// `npm run bench:ingest`: the built service in its own process, fed by the simulator
+// in its own process over loopback websockets, both as the `operating` rule runs them. One run prints:
 //  1. ccxt's own per-message cost (JSON.parse + the exchange class's handleMessage into its
 //     bid/ask store), measured in this run on frames the simulator renders, per exchange;
 //  2. default cadence over BENCH_BASES bases (302 → 3,020 markets, the simulator's walk every
@@ -30,6 +30,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 30_000);
 const LOAD_S = Number(process.env.BENCH_LOAD_SECONDS ?? 120);
 const LOAD_WARMUP_S = Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
+// BENCH_DEPTH_ROUTES: this many routes opened (one per base, each at 1 %), their two legs' quotes
+// and books moved every BENCH_DEPTH_MOVE_MS, measured after the default cadence.
+const DEPTH_ROUTES = Number(process.env.BENCH_DEPTH_ROUTES ?? 0);
+const DEPTH_MOVE_MS = Number(process.env.BENCH_DEPTH_MOVE_MS ?? 100);
 const CLIENT_PROCS = 2;
 const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -52,7 +56,11 @@ function spawnNode(script, env, readyText, execArgv = [], from = dist) {
       output += d;
       if (readyText && String(d).includes(readyText)) resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`)));
+    child.once('exit', (code, signal) => {
+      // After it started too: a child that dies mid-run says why.
+      if (code || (signal && signal !== 'SIGTERM')) console.error(`${script} exited ${code ?? signal}: ${output.slice(-2000)}`);
+      reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`));
+    });
     if (!readyText) resolve(child);
   });
 }
@@ -293,6 +301,81 @@ async function priceStreamAtScale(service, idleCpu) {
   }
 }
 
+/**
+ * Routes with books: route i on base i buys on one exchange and sells on another (every ordered
+ * pair in turn) at a 1 % gross spread; the base's other exchanges quote a wide market around it
+ * so no other route of the base opens. Every DEPTH_MOVE_MS both legs move a tick (the spread
+ * kept), which moves their books too: 2 x routes book updates per move. The ratio counts those
+ * as messages, priced at ccxt's bid/ask cost on their exchange (less than it spends on a book:
+ * an upper bound).
+ */
+async function depthRoutes(service, simUrl, simPid, bases, reference, cadence) {
+  const exchanges = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
+  const put = async (body) => {
+    const res = await fetch(`${simUrl}/_sim/quotes`, { method: 'PUT', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    if (!res.ok) throw new Error(`PUT /_sim/quotes: ${res.status} ${await res.text()}`);
+  };
+  // Each base at its own price level: the routes' legs and the base's other exchanges are set
+  // around the base's binance spot mid, every move (the walk moves every market it is not told to).
+  const state = await (await fetch(`${simUrl}/_sim/state`)).json();
+  const mid = new Map(state.quotes.filter((q) => q.exchange === 'binance' && q.market === 'SPOT').map((q) => [q.ticker, (q.bid + q.ask) / 2]));
+  const routes = bases.slice(0, DEPTH_ROUTES).map((base, i) => {
+    const buy = exchanges[i % 5];
+    const sell = exchanges[(i % 5 + 1 + (Math.floor(i / 5) % 4)) % 5];
+    const ticker = `${base}-USDT`;
+    return { ticker, buy, sell, p: mid.get(ticker) ?? 1 };
+  });
+  // Buy leg ask p, sell leg bid 1.01 p: 1 % gross. The others bid p and ask 1.01 p: no route with either leg.
+  const legs = (f) => routes.flatMap(({ ticker, buy, sell, p }) => [
+    { exchange: buy, market: 'SPOT', ticker, bid: 0.999 * p * f, ask: p * f },
+    { exchange: sell, market: 'SPOT', ticker, bid: 1.01 * p * f, ask: 1.011 * p * f },
+    ...exchanges.filter((e) => e !== buy && e !== sell).map((exchange) => ({ exchange, market: 'SPOT', ticker, bid: p * f, ask: 1.01 * p * f })),
+  ]);
+  let moves = 0;
+  let moving = true;
+  const mover = (async () => {
+    while (moving) {
+      const started = Date.now();
+      await put(legs(moves % 2 ? 1.0001 : 1));
+      moves += 1;
+      await sleep(Math.max(0, DEPTH_MOVE_MS - (Date.now() - started)));
+    }
+  })();
+  try {
+    const t0 = Date.now();
+    let books = 0;
+    for (let i = 0; i < 600 && books < 2 * DEPTH_ROUTES; i++) {
+      try {
+        const res = await fetch(`${service.url}/health/market`, { signal: AbortSignal.timeout(60_000) });
+        books = Object.values((await res.json()).books ?? {}).reduce((n, b) => n + b, 0);
+      } catch (err) {
+        // A serving thread too busy to answer is a result too: measured as it is.
+        console.log(`  /health/market not answered within 60 s (${err.name}), ${Date.now() - t0} ms after the routes were set`);
+        break;
+      }
+      if (books < 2 * DEPTH_ROUTES) await sleep(500);
+    }
+    console.log(`${DEPTH_ROUTES} routes, legs moved every ${DEPTH_MOVE_MS} ms: ${books} books held ${Date.now() - t0} ms after the routes were set; warm-up 10 s`);
+    await sleep(10_000);
+    const m0 = moves;
+    const w = await measureWindow(service.child.pid, service.url, WINDOW_S, simPid);
+    const bookUpdates = (moves - m0) * 2 * DEPTH_ROUTES;
+    const spotRef = (e) => reference[`${e}:SPOT`];
+    const quoteRef = exchanges.reduce((n, e) => n + w.receivedBy(e) * ((reference[`${e}:SPOT`] + reference[`${e}:FUTURES`]) / 2), 0);
+    const bookRef = routes.reduce((n, r) => n + spotRef(r.buy) + spotRef(r.sell), 0) * (moves - m0);
+    const refPerMsg = (quoteRef + bookRef) / (w.received + bookUpdates);
+    const perMsg = (w.cpu * 1e6) / ((w.received + bookUpdates) / w.wall);
+    console.log(`  quotes received ${fmt(w.received / w.wall, 0)}/s, book updates sent ${fmt(bookUpdates / w.wall, 0)}/s, moves ${fmt((moves - m0) / w.wall, 1)}/s`);
+    console.log(`  service CPU ${fmt(w.cpu * 100)} % of a core = ${fmt(perMsg)} µs per message; ccxt's own cost for this mix ${fmt(refPerMsg)} µs: ratio ${fmt(perMsg / refPerMsg, 2)} (target <= 2.5)`);
+    console.log(`  (without depth, same run: ${fmt((cadence.cpu * 1e6) / (cadence.received / cadence.wall))} µs per quote)`);
+    console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
+    console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 450 on PostgreSQL); machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    moving = false;
+    await mover;
+  }
+}
+
 const fmt = (n, d = 1) => (n === null || n === undefined ? 'n/a' : Number(n).toFixed(d));
 
 async function main() {
@@ -324,6 +407,8 @@ async function main() {
     console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
     console.log(`  exchange time -> quote book p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms (bucket bounds); worker -> book p99 ${fmt(w.p99Serving, 1)} ms`);
     console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 400 on PostgreSQL); ${await memoryOf(service.url)}`);
+
+    if (DEPTH_ROUTES > 0) await depthRoutes(service, simUrl, sim.pid, bases, reference, w);
 
     if (CLIENTS > 0) await priceStreamAtScale(service, w.cpu);
 

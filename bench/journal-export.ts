@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/utils/test-database.js';
 import { seedOperations } from './journal-seed.js';
 
-// Issue 7: GET /v1/journal/export.csv of 1,000,000 rows; peak RSS growth under 64 MB shows it streams.
+// GET /v1/journal/export.csv of 1,000,000 rows; peak RSS growth under 64 MB shows it streams.
 // The built service runs in its own process, as in production, so the figure is the service's
 // alone (not the downloading client's): VmHWM, the kernel's peak RSS, reset just before the request.
 // JOURNAL_EXPORT_ROWS only for quicker diagnostic runs; the recorded figure uses 1,000,000.

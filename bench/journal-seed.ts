@@ -37,7 +37,7 @@ export async function seedOperations(dataSource: SqlRunner, email: string, count
       [email, start, end],
     );
   }
-  // Bench-only copy of the D10 formula (the service writes these from the PnL engine).
+  // Bench-only copy of the `journal-pnl` rule formula (the service writes these from the PnL engine).
   await dataSource.query(
     `UPDATE journal_operations SET
        gross_pnl = round(g::numeric, 8)::float8,

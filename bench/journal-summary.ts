@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/utils/test-app.js';
 import { percentile, seedOperations } from './journal-seed.js';
 
-// Issue 7: GET /v1/journal/summary over 100,000 operations of one user, p50 under 300 ms on PostgreSQL.
+// GET /v1/journal/summary over 100,000 operations of one user, p50 under 300 ms on PostgreSQL.
 const OPERATIONS = 100_000;
 const RUNS = 30;
 const EMAIL = 'bench@example.com';

@@ -7,7 +7,7 @@ import { LookerStreamsService } from '../src/lookers/looker-streams.service.js';
 import { DEFAULT_SIM_SYMBOLS } from '../src/simulator/instruments.js';
 import { type MarketFixture, startMarketFixture } from '../test/utils/market-fixture.js';
 
-// Issue 6: 2,000 concurrent looker streams of 6 cryptos each. Service CPU seconds per wall
+// 2,000 concurrent looker streams of 6 cryptos each. Service CPU seconds per wall
 // second (this process: service + in-process simulator, minus an idle baseline with the same
 // feeds) and events delivered per second (counted by the clients, in a separate process).
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 2000);

@@ -1,8 +1,8 @@
-// `npm run bench:opportunities` (issue 21): what an opportunity event costs when it is built and
+// `npm run bench:opportunities`: what an opportunity event costs when it is built and
 // handed to 1,000 stream clients, before and after the new members and the per-client filters.
-//   baseline: the SPEC 2.6 event serialised once and given to 1,000 clients (the stream before
-//             issue 21, from BENCH_BASELINE_DIST when given);
-//   issue 21: the same event priced (costs book lookups, decimal net spread, network), serialised
+//   baseline: the `opportunities` rule event serialised once and given to 1,000 clients (the stream before
+//             the net spread stream, from BENCH_BASELINE_DIST when given);
+//   The same event priced (costs book lookups, decimal net spread, network), serialised
 //             once, kept with its filter fields in the replay ring, and tested once per distinct
 //             filter: 1,000 clients over 50 distinct filters (20 clients each).
 // Single process, one core; the socket writes (one per client and event, before and after) are
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Subject } from 'rxjs';
 import { dataFrame } from '../dist/common/sse/sse-frame.js';
-import { EXCHANGE_NAMES } from '../dist/market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../dist/market-model/exchanges.js';
 import { MarketCostsBook } from '../dist/market-data/market-costs.book.js';
 import { QuoteBook } from '../dist/market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../dist/market-data/quote-tick-bus.js';
@@ -83,8 +83,8 @@ function timePerEvent(run) {
   return Number(process.hrtime.bigint() - t0) / 1e3 / EVENTS;
 }
 
-// Before issue 21: the SPEC 2.6 members. With BENCH_BASELINE_DIST (a build of the code before
-// issue 21), its own OpportunityStreamService with 1,000 clients; else one subject with 1,000
+// Before the `opportunities` rule members. With BENCH_BASELINE_DIST (a build of the code before
+// the net spread stream), its own OpportunityStreamService with 1,000 clients; else one subject with 1,000
 // subscribers, which leaves out the per-client Observable of frames() (so it flatters the baseline).
 const baseDist = process.env.BENCH_BASELINE_DIST;
 let plainDelivered = 0;
@@ -98,7 +98,7 @@ if (baseDist) {
   baseline = timePerEvent((n) => {
     for (let i = 0; i < n; i++) before.publish(opportunities[i % opportunities.length]);
   });
-  baselineKind = `the service before issue 21 (${baseDist})`;
+  baselineKind = `the service before net spreads (${baseDist})`;
   before.onModuleDestroy();
 } else {
   const plain = new Subject();
@@ -147,9 +147,9 @@ const withEpisodes = await detectorTicksPerSecond(fileURLToPath(new URL('../dist
 const before = baseDist ? await detectorTicksPerSecond(baseDist) : null;
 
 console.log(`node ${process.version}, ${os.cpus()[0]?.model}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(`event, 1,000 clients, SPEC 2.6 members, ${baselineKind}: ${baseline.toFixed(2)} µs per event (${(plainDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
-console.log(`event, 1,000 clients, issue 21 members, no filter:              ${membersOnly.toFixed(2)} µs per event (${(unfilteredDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
-console.log(`event, 1,000 clients, issue 21 members, ${FILTERS} distinct filters:  ${issue21.toFixed(2)} µs per event (${perEventDeliveries.toFixed(0)} deliveries each)`);
+console.log(`event, 1,000 clients, plain members,     ${baselineKind}: ${baseline.toFixed(2)} µs per event (${(plainDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
+console.log(`event, 1,000 clients, priced members, no filter:                 ${membersOnly.toFixed(2)} µs per event (${(unfilteredDelivered / (EVENTS + 2000)).toFixed(0)} deliveries each)`);
+console.log(`event, 1,000 clients, priced members, ${FILTERS} distinct filters:  ${issue21.toFixed(2)} µs per event (${perEventDeliveries.toFixed(0)} deliveries each)`);
 console.log(`filter groups: ${service.filterGroupCount}; frames serialised per event: 1`);
 console.log(`detector ticks/s with route episodes: ${(withEpisodes / 1e6).toFixed(2)} M` + (before ? `; baseline (${baseDist}): ${(before / 1e6).toFixed(2)} M` : ''));
 service.onModuleDestroy();

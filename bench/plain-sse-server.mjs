@@ -1,4 +1,4 @@
-// Reference for `npm run bench:ingest` (issue 16): a plain node:http server that sends the same
+// Reference for `npm run bench:ingest`: a plain node:http server that sends the same
 // bytes as the service's price stream (one captured frame, once a second, to every client), with
 // nothing else running. What the service spends above its own idle to serve the same clients is
 // compared with what this spends. IPC: { type: 'frame', path } → { type: 'ready', port };

@@ -11,7 +11,7 @@ const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.me
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { QuoteBook } = await load('market-data/quote-book.js');
 const { InProcessQuoteTickBus } = await load('market-data/quote-tick-bus.js');
-const { EXCHANGE_NAMES } = await load('market-data/exchanges.js');
+const { EXCHANGE_NAMES } = await load('market-model/exchanges.js');
 
 const SYMBOLS = 300;
 const TICKS = 3_000_000;

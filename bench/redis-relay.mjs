@@ -1,4 +1,4 @@
-// `npm run bench:redis-relay` (issue 20): the Redis traffic and the added latency of the tick
+// `npm run bench:redis-relay`: the Redis traffic and the added latency of the tick
 // relay between an ingest process and an API instance, at 3,020 markets (the default 300-symbol
 // universe on five exchanges). Quotes are generated at a fixed rate, spread over the markets, and
 // go through the service's own path: the batch accumulator (conflation, <= 5 ms), the wire
@@ -7,9 +7,15 @@
 // in one process (ROLE=all) the quote reaches the book without this hop, so this is what it adds.
 // Rates: BENCH_RATES (quotes/s, comma list; default 9000,33000, the issue-16 cadences), BENCH_SECONDS.
 // Runs against the compiled service (`npm run build`, or BENCH_DIST=<outDir>); needs Redis (REDIS_URL).
+// Then, unless BENCH_PAIRS=0, the relay between real processes (bench/relay-pair.mjs): simulator,
+// ROLE=ingest and ROLE=api at BENCH_BASES bases; with BENCH_BASELINE_DIST=<another build's dist>,
+// that build and this one alternate BENCH_PAIR_ROUNDS times (default 2) against the same simulator.
+// Needs PostgreSQL (BENCH_PG_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres).
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import { freePort, runPair, spawnNode } from './relay-pair.mjs';
 
 const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname);
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
@@ -95,4 +101,34 @@ async function run(rate) {
   };
 }
 
+const load1 = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`machine: ${os.cpus()[0]?.model} x${os.cpus().length}, node ${process.version}, load average ${load1()}`);
 for (const rate of RATES) console.log(JSON.stringify(await run(rate)));
+
+async function pairs() {
+  const bases = Number(process.env.BENCH_BASES ?? 302);
+  const simPort = await freePort();
+  const sim = await spawnNode(path.join(dist, 'simulator/main.js'), { SIM_PORT: String(simPort), SIM_SYMBOLS: Array.from({ length: bases }, (_, i) => `BX${i}`).join(','), SIM_WALK: '1' }, 'listening');
+  const builds = process.env.BENCH_BASELINE_DIST ? [['baseline', path.resolve(process.env.BENCH_BASELINE_DIST)], ['this build', dist]] : [['this build', dist]];
+  const options = {
+    simUrl: `http://127.0.0.1:${simPort}`,
+    markets: bases * 10,
+    redisUrl: url,
+    pgAdmin: process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    seconds: Number(process.env.BENCH_PAIR_SECONDS ?? 30),
+    warmupS: 10,
+  };
+  try {
+    for (let round = 1; round <= Number(process.env.BENCH_PAIR_ROUNDS ?? 2); round++) {
+      for (const [label, from] of builds) {
+        const result = await runPair({ ...options, dist: from });
+        console.log(JSON.stringify({ pair: label, round, markets: bases * 10, ...result, load: load1() }));
+      }
+    }
+  } finally {
+    sim.kill('SIGTERM');
+  }
+}
+
+if (process.env.BENCH_PAIRS !== '0') await pairs();
+process.exit(0);

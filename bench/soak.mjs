@@ -1,4 +1,4 @@
-// `npm run bench:soak` (issue 18): the built service as the demo runs it (simulator with its random
+// `npm run bench:soak`: the built service as the demo runs it (simulator with its random
 // walk, live feeds, embedded database, recorders on) for SOAK_MINUTES (default 60), with
 // SOAK_CLIENTS (200) stream clients that come and go (each lives 10-120 s, then another takes
 // its place) and a steady REST mix (SOAK_RPS, 20 requests/s). Every minute the service's main

@@ -10,10 +10,10 @@ import http from 'node:http';
 import express from 'express';
 import { SseHub } from '../dist/common/sse/sse-hub.service.js';
 import { loadConfig } from '../dist/config/validate-env.js';
-import { EXCHANGE_NAMES } from '../dist/market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../dist/market-model/exchanges.js';
 import { QuoteBook } from '../dist/market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../dist/market-data/quote-tick-bus.js';
-import { MetricsService } from '../dist/metrics/metrics.service.js';
+import { MetricsService } from '../dist/common/metrics/metrics.service.js';
 import { PriceSnapshotService } from '../dist/realtime/price-snapshot.service.js';
 
 const mode = process.argv[2] ?? 'shared';

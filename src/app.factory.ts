@@ -11,9 +11,10 @@ import { JsonLogger } from './common/logging/json-logger.js';
 import { accessLogMiddleware } from './common/http/access-log.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
-import { MetricsService } from './metrics/metrics.service.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
 import { HISTORY_IMPORT_PATH, historyImportBodyParsers } from './opportunity-history/import-body-parser.js';
 import { CROSSING_COUNTS_PATH, crossingCountsBodyParser } from './crossing-counts/crossing-counts-body-parser.js';
+import { dashboardStatic } from './dashboard/dashboard-static.js';
 
 /**
  * Builds the whole HTTP application exactly as production runs it; main.ts listens on it and
@@ -46,9 +47,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   });
-  // The history import takes up to 64 MiB (D8); mounted first, it reads its own body.
+  // The built dashboard at `/`, under the same headers as the API; absent when web/ is not built.
+  const dashboard = dashboardStatic();
+  if (dashboard) app.use(dashboard);
+  // The history import takes up to 64 MiB (rules: history-import); mounted first, it reads its own body.
   app.use(HISTORY_IMPORT_PATH, ...historyImportBodyParsers());
-  // SPEC 4.7 / D2: an unparsable crossing-count body is a 500 there, not the global 400.
+  // The `crossing-counts` rule / the `errors` rule: an unparsable crossing-count body is a 500 there, not the global 400.
   app.use(CROSSING_COUNTS_PATH, crossingCountsBodyParser(config.bodyLimitBytes));
   app.use(express.json({ limit: config.bodyLimitBytes }));
   setupSwagger(app);
@@ -56,10 +60,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 }
 
 /**
- * Slowloris (issue 18): a client that sends its request head a byte at a time held a connection
+ * Slowloris: a client that sends its request head a byte at a time held a connection
  * for Node's default 60 s, and nothing bounds how many such connections one client opens. The
  * head must now be complete within HTTP_HEADERS_TIMEOUT_MS (a bare 408, then close: no request
- * exists yet to answer in the D2 shape). Node checks open connections every 30 s by default; a
+ * exists yet to answer in the `errors` rule shape). Node checks open connections every 30 s by default; a
  * quarter of the timeout keeps the bound near what the variable says.
  */
 function limitSlowClients(server: Server, headersTimeoutMs: number): void {

@@ -20,8 +20,10 @@ import { OpportunityHistoryModule } from './opportunity-history/opportunity-hist
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 import { FundingRatesModule } from './funding-rates/funding-rates.module.js';
 import { CrossingCountsModule } from './crossing-counts/crossing-counts.module.js';
-import { ScaleOutModule } from './scale-out/scale-out.module.js';
+import { RedisModule } from './redis/redis.module.js';
 import { ScaleOutRelayModule } from './scale-out/scale-out-relay.module.js';
+import { AlertsModule } from './alerts/alerts.module.js';
+import { AuthModule } from './auth/auth.module.js';
 
 @Module({})
 export class AppModule {
@@ -30,8 +32,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        ScaleOutModule,
+        RedisModule,
         DatabaseModule,
+        // First of the features, so its global guard runs before theirs.
+        AuthModule,
         MetricsModule,
         SseModule,
         MarketDataModule,
@@ -45,6 +49,7 @@ export class AppModule {
         OpportunityHistoryModule,
         FundingRatesModule,
         ScaleOutRelayModule,
+        AlertsModule,
         CrossingCountsModule.register({ dailyJob: config.crossingCounts.dailyJob }),
       ],
       providers: [

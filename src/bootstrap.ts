@@ -2,6 +2,8 @@ import { createApp } from './app.factory.js';
 import { exitGracefullyOnSignals } from './common/lifecycle/graceful-shutdown.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { assertUsableFolder, EmbeddedFolderError } from './database/embedded-folder.js';
+import { ensurePostgresDatabase, MissingDatabaseError } from './database/ensure-database.js';
+import { startupNotices } from './config/startup-notices.js';
 import { InvalidEnvironmentError, loadConfig } from './config/validate-env.js';
 
 /**
@@ -15,17 +17,19 @@ export async function startService(
 ): Promise<0 | 1> {
   try {
     const config = loadConfig(env);
+    const logger = new JsonLogger(config.logLevel, undefined, config.logFormat);
     if (config.database.kind === 'pglite') assertUsableFolder(config.database.path);
+    else {
+      const created = await ensurePostgresDatabase(config.database.url);
+      if (created !== null) logger.log({ msg: 'created the database DATABASE_URL names', database: created }, 'Database');
+    }
+    for (const notice of startupNotices(config)) logger.warn({ msg: notice }, 'Config');
     const app = await createApp(config);
     await app.listen(config.port, config.host);
-    exitGracefullyOnSignals(app, {
-      deadlineMs: config.shutdownTimeoutMs,
-      logger: new JsonLogger(config.logLevel, undefined, config.logFormat),
-      exit: (code) => process.exit(code),
-    });
+    exitGracefullyOnSignals(app, { deadlineMs: config.shutdownTimeoutMs, logger, exit: (code) => process.exit(code) });
     return 0;
   } catch (err) {
-    const known = err instanceof InvalidEnvironmentError || err instanceof EmbeddedFolderError;
+    const known = err instanceof InvalidEnvironmentError || err instanceof EmbeddedFolderError || err instanceof MissingDatabaseError;
     const message = known ? err.message : `Failed to start: ${String(err)}`;
     writeError(`${message}\n`);
     return 1;

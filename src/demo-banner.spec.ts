@@ -11,13 +11,27 @@ describe('demo banner', () => {
     }
   });
 
+  it('stops the walk before it sets a quote, which the walk would otherwise move back', () => {
+    expect(text.indexOf('/_sim/walk')).toBeLessThan(text.indexOf('/_sim/quotes'));
+  });
+
+  it('gives a command per stream with a filter that a demo route passes', () => {
+    expect(text).toContain("curl -N 'http://localhost:3100/v1/realtime/arbitrage?transferable=true&minNetProfit=0'");
+    expect(text).toContain("curl -N 'http://localhost:3100/v1/realtime/prices'");
+  });
+
+  it('names the dashboard before any other address', () => {
+    const urls = [...text.matchAll(/http:\/\/localhost:\d+\S*/g)].map((m) => m[0]);
+    expect(urls[0]).toBe('http://localhost:3100/');
+  });
+
   it('shows how to drive the simulator on its port, with bodies its control API accepts', () => {
-    for (const route of ['PUT http://localhost:8190/_sim/quotes', 'POST http://localhost:8190/_sim/walk', 'POST http://localhost:8190/_sim/pause', 'POST http://localhost:8190/_sim/drop']) {
+    for (const route of ['POST http://localhost:8190/_sim/walk', 'PUT http://localhost:8190/_sim/quotes', 'POST http://localhost:8190/_sim/pause', 'POST http://localhost:8190/_sim/drop']) {
       expect(text).toContain(`curl -X ${route}`);
     }
     expect(text).toContain('curl http://localhost:8190/_sim/state');
     const bodies = [...text.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]) as unknown);
-    const [quotes, walk, pause, drop] = bodies;
+    const [walk, quotes, pause, drop] = bodies;
     const simulated = new Set(['BTC-USDT']);
     for (const result of [validateQuotes(quotes, simulated), validateWalk(walk), validatePause(pause, simulated), validateDrop(drop)]) {
       expect(result).toMatchObject({ ok: true });

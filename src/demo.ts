@@ -54,6 +54,7 @@ async function announceWhenUp(env: DemoEnv): Promise<void> {
 
 function main(): void {
   const env = loadDemoEnv();
+  for (const line of env.notices) process.stdout.write(`${line}\n`);
   let serviceStarted = false;
   start('simulator/main.js', env.simulatorEnv, (text) => {
     if (serviceStarted || !text.includes('listening')) return;

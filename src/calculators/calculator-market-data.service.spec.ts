@@ -31,16 +31,16 @@ function setup() {
   return { ...r, service, advance: (ms: number) => (now += ms) };
 }
 
-describe('calculator market data (D5, SPEC 4.1 rules 2 and 5, SPEC 8)', () => {
+describe('calculator market data (rules: calculator-market-data, calculator, limits)', () => {
   it('the defaults are 55 s, 5 s and 20 minutes', () => {
     expect(loadConfig({}).calculator).toEqual({ processCacheMs: 55_000, streamCacheMs: 5000, marketDataMaxAgeMs: 20 * MIN });
   });
 
-  it('returns the spot BID, the futures ASK and the funding rate of the latest sample', async () => {
+  it('returns the spot BID, the futures ASK, the funding rate and the time of the latest sample', async () => {
     const { service, add } = setup();
     add(T0 - 10_000, 100, 111);
     add(T0 - 5000, 101, 112);
-    expect(await service.forProcess('BTC-USDT', 'binance')).toEqual({ spotBid: 101, futuresAsk: 112, fundingRate: null });
+    expect(await service.forProcess('BTC-USDT', 'binance')).toEqual({ spotBid: 101, futuresAsk: 112, fundingRate: null, at: new Date(T0 - 5000) });
   });
 
   it('asks for samples no older than 20 minutes', async () => {

@@ -7,10 +7,15 @@ import type { MarketPrices } from './pnl.engine.js';
 
 type Loaded = LatestSample | null;
 
+/** The prices a calculator closes against, and when they were recorded. */
+export interface MarketReading extends MarketPrices {
+  at: Date;
+}
+
 /**
- * "Market data" for the calculator (D5): the latest recorded sample of (ticker, exchange) no
+ * "Market data" for the calculator (rules: calculator-market-data): the latest recorded sample of (ticker, exchange) no
  * older than the configured age (20 min). Two shared caches sit in front of the one indexed
- * query: 55 s for the process endpoint, 5 s for the streams (SPEC 4.1, 8). Both are
+ * query: 55 s for the process endpoint, 5 s for the streams (rules: calculator, limits). Both are
  * single-flight and bounded, so a crowd asking for one key makes one query.
  */
 @Injectable()
@@ -32,23 +37,23 @@ export class CalculatorMarketData {
     // read "not found" for up to a minute after data arrives.
     this.processCache = new TtlCache({ ttlMs: processCacheMs, maxEntries: MARKET_CACHE_MAX_ENTRIES, now, shouldCache: (v) => v !== null });
     // The stream keeps misses too: it asks every second, and a 5 s lag on resuming is the
-    // lag SPEC 4.1 already allows for data.
+    // lag the `calculator` rule already allows for data.
     this.streamCache = new TtlCache({ ttlMs: streamCacheMs, maxEntries: MARKET_CACHE_MAX_ENTRIES, now });
   }
 
-  forProcess(ticker: string, exchange: string): Promise<MarketPrices | null> {
+  forProcess(ticker: string, exchange: string): Promise<MarketReading | null> {
     return this.read(this.processCache, ticker, exchange);
   }
 
-  forStream(ticker: string, exchange: string): Promise<MarketPrices | null> {
+  forStream(ticker: string, exchange: string): Promise<MarketReading | null> {
     return this.read(this.streamCache, ticker, exchange);
   }
 
-  private async read(cache: TtlCache<Loaded>, ticker: string, exchange: string): Promise<MarketPrices | null> {
+  private async read(cache: TtlCache<Loaded>, ticker: string, exchange: string): Promise<MarketReading | null> {
     const sample = await cache.get(`${ticker}|${exchange}`, () =>
       this.reader.latestSample(ticker, exchange, new Date(this.now() - this.maxAgeMs)),
     );
-    return sample && this.usable(sample) ? { spotBid: sample.spotBid, futuresAsk: sample.futuresAsk, fundingRate: sample.fundingRate } : null;
+    return sample && this.usable(sample) ? { spotBid: sample.spotBid, futuresAsk: sample.futuresAsk, fundingRate: sample.fundingRate, at: sample.time } : null;
   }
 
   /**

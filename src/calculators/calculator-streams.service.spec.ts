@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../common/errors/app-error.js';
 import type { SseFrame } from '../common/sse/sse-frame.js';
 import { CalculatorEntity } from './calculator.entity.js';
-import type { CalculatorMarketData } from './calculator-market-data.service.js';
+import type { CalculatorMarketData, MarketReading } from './calculator-market-data.service.js';
 import { CalculatorStreamsService } from './calculator-streams.service.js';
 import type { CalculatorChange, CalculatorsService } from './calculators.service.js';
-import type { MarketPrices } from './pnl.engine.js';
 
 function entry(values: Partial<CalculatorEntity> = {}): CalculatorEntity {
   return Object.assign(new CalculatorEntity(), {
@@ -23,11 +22,13 @@ function entry(values: Partial<CalculatorEntity> = {}): CalculatorEntity {
   });
 }
 
+const SAMPLED_AT = new Date('2026-11-26T12:00:00.000Z');
+
 /** Explicit fakes: the stored entry, the change feed, and market data the test sets. */
 function setup() {
   const changes = new Subject<CalculatorChange>();
   let stored: CalculatorEntity | null = entry();
-  let market: MarketPrices | null | Error = { spotBid: 105, futuresAsk: 108, fundingRate: null };
+  let market: MarketReading | null | Error = { spotBid: 105, futuresAsk: 108, fundingRate: null, at: SAMPLED_AT };
   const reads = vi.fn();
   const calculators = {
     changes$: changes.asObservable(),
@@ -44,7 +45,7 @@ function setup() {
     service,
     changes,
     reads,
-    setMarket: (m: MarketPrices | null | Error) => (market = m),
+    setMarket: (m: MarketReading | null | Error) => (market = m),
     setStored: (e: CalculatorEntity | null) => (stored = e),
   };
 }
@@ -52,7 +53,7 @@ function setup() {
 const text = (f: SseFrame): string => f.bytes.toString('utf8');
 const pnlOf = (f: SseFrame): number => (JSON.parse(text(f).replace(/^data: /, '')) as { pnl: number }).pnl;
 
-describe('calculator streams (SPEC 4.1, D4)', () => {
+describe('calculator streams (rules: calculator, streams)', () => {
   const subs: Subscription[] = [];
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
@@ -88,7 +89,7 @@ describe('calculator streams (SPEC 4.1, D4)', () => {
     expect(frames).toHaveLength(4);
   });
 
-  it('sends the D4 market-data-missing frame while data is missing, and PNL when it returns', async () => {
+  it('sends the market-data-missing frame (rules: market-data-missing) while data is missing, and PNL when it returns', async () => {
     const s = setup();
     s.setMarket(null);
     const { frames } = await collect(s);
@@ -97,9 +98,9 @@ describe('calculator streams (SPEC 4.1, D4)', () => {
       'event: market-data-missing\ndata: {"message":"market data not found"}\n\n',
       'event: market-data-missing\ndata: {"message":"market data not found"}\n\n',
     ]);
-    s.setMarket({ spotBid: 100, futuresAsk: 110, fundingRate: 0.01 });
+    s.setMarket({ spotBid: 100, futuresAsk: 110, fundingRate: 0.01, at: SAMPLED_AT });
     await vi.advanceTimersByTimeAsync(1000);
-    expect(text(frames[2])).toMatch(/^data: .*"fundingRate":0.01,"pnl":0,"pnlPercentage":0,"isProfitable":false\}\n\n$/);
+    expect(text(frames[2])).toMatch(/^data: .*"fundingRate":0.01,"pnl":0,"pnlPercentage":0,"isProfitable":false,"marketDataAt":"2026-11-26T12:00:00.000Z"\}\n\n$/);
   });
 
   it('a failed read skips that tick only', async () => {
@@ -108,7 +109,7 @@ describe('calculator streams (SPEC 4.1, D4)', () => {
     const { frames, done } = await collect(s);
     await vi.advanceTimersByTimeAsync(1000);
     expect(frames).toHaveLength(0);
-    s.setMarket({ spotBid: 105, futuresAsk: 108, fundingRate: null });
+    s.setMarket({ spotBid: 105, futuresAsk: 108, fundingRate: null, at: SAMPLED_AT });
     await vi.advanceTimersByTimeAsync(1000);
     expect(frames).toHaveLength(1);
     expect(done.completed).toBe(false);

@@ -13,20 +13,18 @@ import {
   takeUntil,
   timer,
 } from 'rxjs';
+import { MARKET_DATA_MISSING_FRAME } from '../common/sse/market-data-missing.js';
 import { type SseFrame, dataFrame } from '../common/sse/sse-frame.js';
 import type { CalculatorEntity } from './calculator.entity.js';
 import { CalculatorMarketData } from './calculator-market-data.service.js';
-import { CALCULATOR_TICK_MS, MARKET_DATA_MISSING_EVENT, MARKET_DATA_NOT_FOUND } from './calculators.constants.js';
+import { CALCULATOR_TICK_MS } from './calculators.constants.js';
 import { CalculatorsService } from './calculators.service.js';
 import { CalculatorPnlDto } from './dto/calculator-pnl.dto.js';
 import type { CalculatorPositionDto } from './dto/calculator-position.dto.js';
 import { computePnl } from './pnl.engine.js';
 
-/** D4: sent instead of a PNL event each second while market data is missing. */
-export const MARKET_DATA_MISSING_FRAME: SseFrame = dataFrame({ message: MARKET_DATA_NOT_FOUND }, { event: MARKET_DATA_MISSING_EVENT });
-
 /**
- * The 1-second PNL streams (SPEC 4.1, D4). All clients of one (email, ticker, exchange) share
+ * The 1-second PNL streams (rules: calculator, streams). All clients of one (email, ticker, exchange) share
  * one upstream: one timer, one market-data read and one serialised frame per tick. It starts
  * with the first client, follows saves of the entry, ends when the entry is deleted, and stops
  * (timer, subscriptions, map entry) when the last client leaves.
@@ -87,12 +85,12 @@ export class CalculatorStreamsService {
     );
   }
 
-  /** One tick: the PNL frame, the D4 missing frame, or nothing when the read failed. */
+  /** One tick: the PNL frame, the `streams` rule missing frame, or nothing when the read failed. */
   private async frame(entry: CalculatorEntity, exchange: string): Promise<SseFrame | null> {
     try {
       const market = await this.marketData.forStream(entry.ticker, exchange);
       if (!market) return MARKET_DATA_MISSING_FRAME;
-      return dataFrame(CalculatorPnlDto.from(entry, exchange, entry, computePnl(entry, market)));
+      return dataFrame(CalculatorPnlDto.from(entry, exchange, entry, computePnl(entry, market), market.at));
     } catch (err) {
       // A passing database hiccup costs this tick only; the stream and its clients stay.
       this.logger.warn({ msg: 'calculator tick failed', ticker: entry.ticker, exchange, error: String(err) });

@@ -11,7 +11,7 @@ export class CalculatorEntity {
   @Column({ type: 'text' })
   email: string;
 
-  /** Canonical `BASE-QUOTE` (D1). */
+  /** Canonical `BASE-QUOTE` (rules: tickers). */
   @Column({ type: 'text' })
   ticker: string;
 
@@ -27,7 +27,7 @@ export class CalculatorEntity {
   @Column({ name: 'entry_futures_qty', type: 'double precision', transformer: float })
   entryFuturesQty: number;
 
-  /** Kept by every later save (D5): the entry's `timestamp`. */
+  /** Kept by every later save (rules: quotes): the entry's `timestamp`. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -3,7 +3,7 @@ export const LATEST_SAMPLE_READER = Symbol('LATEST_SAMPLE_READER');
 
 export const CALCULATOR_STREAM_NAME = 'calculator';
 
-/** SPEC 4.1 / 6: one event per second. */
+/** One event per second (rules: cadence). */
 export const CALCULATOR_TICK_MS = 1000;
 
 /**
@@ -13,6 +13,4 @@ export const CALCULATOR_TICK_MS = 1000;
  */
 export const MARKET_CACHE_MAX_ENTRIES = 5000;
 
-export const MARKET_DATA_MISSING_EVENT = 'market-data-missing';
-export const MARKET_DATA_NOT_FOUND = 'market data not found';
 export const CALCULATOR_NOT_FOUND = 'calculator not found';

@@ -8,7 +8,8 @@ import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { UuidParam } from '../common/validation/uuid-param.pipe.js';
 import { CalculatorStreamsService } from './calculator-streams.service.js';
-import { CALCULATOR_NOT_FOUND, CALCULATOR_STREAM_NAME, MARKET_DATA_NOT_FOUND } from './calculators.constants.js';
+import { MARKET_DATA_NOT_FOUND } from '../common/sse/market-data-missing.js';
+import { CALCULATOR_NOT_FOUND, CALCULATOR_STREAM_NAME } from './calculators.constants.js';
 import { CalculatorsService } from './calculators.service.js';
 import { EXCHANGE_MESSAGE } from './dto/calculator-rules.js';
 import { CalculatorDto } from './dto/calculator.dto.js';
@@ -100,7 +101,7 @@ export class CalculatorsController {
   })
   @ApiErrors({ 400: POSITION_400, 404: [CALCULATOR_NOT_FOUND], 500: ['Failed to stream calculator'] })
   async stream(@Query() query: CalculatorPositionDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    // The lookup comes first so a missing entry is a JSON 404, never an opened stream (D4).
+    // The lookup comes first so a missing entry is a JSON 404, never an opened stream (rules: streams).
     const frames = await this.streams.open(query);
     return this.hub.open(req, res, frames, { stream: CALCULATOR_STREAM_NAME, policy: 'latest' });
   }

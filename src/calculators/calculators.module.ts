@@ -11,7 +11,7 @@ import { CalculatorsService } from './calculators.service.js';
 
 /**
  * Calculator: saved positions, the one-off PNL reading and the PNL stream. Market data comes
- * from the sample recorder's repository (D5, D8) through the narrow LatestSampleReader.
+ * from the sample recorder's repository (rules: quotes, recorders) through the narrow LatestSampleReader.
  */
 @Module({
   // MarketDataModule is global; importing it here as well only makes the dependency explicit.

@@ -5,7 +5,8 @@ import type { Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error.js';
 import { CalculatorEntity } from './calculator.entity.js';
 import { CalculatorMarketData } from './calculator-market-data.service.js';
-import { CALCULATOR_NOT_FOUND, MARKET_DATA_NOT_FOUND } from './calculators.constants.js';
+import { MARKET_DATA_NOT_FOUND } from '../common/sse/market-data-missing.js';
+import { CALCULATOR_NOT_FOUND } from './calculators.constants.js';
 import { CalculatorDto } from './dto/calculator.dto.js';
 import { CalculatorPnlDto } from './dto/calculator-pnl.dto.js';
 import type { CalculatorPositionDto } from './dto/calculator-position.dto.js';
@@ -54,7 +55,7 @@ export class CalculatorsService {
   ) {}
 
   /**
-   * SPEC 4.1 rule 1 and D5: one statement decided by the unique (email, ticker) constraint, so
+   * The `calculator` rule and the `quotes` rule: one statement decided by the unique (email, ticker) constraint, so
    * concurrent saves of one pair end as one row; a repeat keeps the id and creation time.
    */
   async save(dto: SaveCalculatorDto): Promise<CalculatorDto> {
@@ -88,12 +89,12 @@ export class CalculatorsService {
     return entry;
   }
 
-  /** SPEC 4.1 process: the entry first (its 404 wins), then market data (D5), then the PNL. */
+  /** The `calculator` rule process: the entry first (its 404 wins), then market data (rules: quotes), then the PNL. */
   async process(dto: CalculatorPositionDto): Promise<CalculatorPnlDto> {
     const entry = await this.getEntry(dto.email, dto.ticker);
     const market = await this.marketData.forProcess(entry.ticker, dto.exchange);
     if (!market) throw AppError.notFound(MARKET_DATA_NOT_FOUND);
-    return CalculatorPnlDto.from(entry, dto.exchange, entry, computePnl(entry, market));
+    return CalculatorPnlDto.from(entry, dto.exchange, entry, computePnl(entry, market), market.at);
   }
 }
 

@@ -1,4 +1,4 @@
-/** The one market-data read the calculator needs (D5, D8); bound to the sample repository. */
+/** The one market-data read the calculator needs (rules: calculator-market-data, recorders); bound to the sample repository. */
 export interface LatestSample {
   time: Date;
   spotBid: number;

@@ -3,8 +3,8 @@ import { FigureOutOfRangeError } from '../common/money/money.js';
 import { computePnl, entryFigures } from './pnl.engine.js';
 
 /** Every expectation is worked out by hand in the comment above it. */
-describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
-  describe('entry figures (SPEC 2.1)', () => {
+describe('calculator PNL engine (rules: calculator, pnl, calculator-market-data)', () => {
+  describe('entry figures (rules: calculator)', () => {
     it('totals are price × quantity, spread is short − spot, percentage over the spot price', () => {
       // 100 × 2 = 200; 110 × 1.5 = 165; 110 − 100 = 10; 10 ÷ 100 × 100 = 10
       expect(entryFigures({ entrySpotValue: 100, entryShortValue: 110, entrySpotQty: 2, entryFuturesQty: 1.5 })).toEqual({
@@ -161,7 +161,7 @@ describe('calculator PNL engine (SPEC 2.1, 2.2, D5)', () => {
     });
   });
 
-  it('uses the spot BID and futures ASK it is given as the current prices (D5)', () => {
+  it('uses the spot BID and futures ASK it is given as the current prices (rules: quotes)', () => {
     const r = computePnl(
       { entrySpotValue: 100, entryShortValue: 110, entrySpotQty: 1, entryFuturesQty: 1 },
       { spotBid: 99.5, futuresAsk: 109.25, fundingRate: null },

@@ -1,7 +1,7 @@
 import { amount, dec, isProfitable, percent, priceFigure } from '../common/money/money.js';
 
 /**
- * Calculator math (SPEC 2.1, 2.2, D5). Pure: no I/O, no clock.
+ * Calculator math (rules: calculator, pnl, calculator-market-data). Pure: no I/O, no clock.
  * The position is long spot (bought at entrySpotValue) and short futures (sold at
  * entryShortValue); it is valued at the prices it could be closed at now: sell spot at the
  * spot BID, buy futures back at the futures ASK.
@@ -21,9 +21,9 @@ export interface EntryFigures {
 }
 
 export interface MarketPrices {
-  /** Spot BID (D5). */
+  /** Spot BID (rules: quotes). */
   spotBid: number;
-  /** Futures ASK (D5). */
+  /** Futures ASK (rules: quotes). */
   futuresAsk: number;
   fundingRate: number | null;
 }
@@ -42,7 +42,7 @@ export interface PnlFigures {
 }
 
 /**
- * SPEC 2.1: the totals and spread stored with an entry, in decimal, rounded once (README
+ * The `calculator` rule: the totals and spread stored with an entry, in decimal, rounded once (README
  * "Money and percent figures"). Throws FigureOutOfRangeError (a 400) when one is out of range.
  */
 export function entryFigures(v: EntryValues): EntryFigures {
@@ -57,7 +57,7 @@ export function entryFigures(v: EntryValues): EntryFigures {
   };
 }
 
-/** SPEC 2.2 rules 1-5 in decimal; isProfitable exactly when the pnl AS SHOWN (rounded) is above 0. */
+/** The `pnl` rule in decimal; isProfitable exactly when the pnl AS SHOWN (rounded) is above 0. */
 export function computePnl(v: EntryValues, market: MarketPrices): PnlFigures {
   const spot = dec(v.entrySpotValue);
   const short = dec(v.entryShortValue);

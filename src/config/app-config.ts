@@ -1,5 +1,6 @@
-import type { RealtimeConfig } from '../realtime/realtime-config.js';
-import type { SseConfig } from '../common/sse/sse-config.js';
+import type { AlertsConfig } from './alerts-config.js';
+import type { RealtimeConfig } from './realtime-config.js';
+import type { SseConfig } from './sse-config.js';
 import type { MarketDataConfig } from './market-data-config.js';
 
 /** The validated, typed configuration every module receives through `APP_CONFIG`. */
@@ -24,26 +25,44 @@ export interface AppConfig {
   sse: SseConfig;
   realtime: RealtimeConfig;
   marketData: MarketDataConfig;
-  /** D3: one counter per client IP shared by every route of the arbitrage group. */
+  /** The `rate-limits` rule: one counter per client IP shared by every route of the arbitrage group. */
   arbitrageRateLimit: { limit: number; ttlMs: number };
   /**
-   * D8/D9: the opportunity-history sampling interval (recorder period, stats minutes, backtest
+   * The `recorders` rule/the `backtest` rule: the opportunity-history sampling interval (recorder period, stats minutes, backtest
    * gap rule), whether the recorder runs, its spread floor, and how many days rows are kept.
    */
   history: { intervalMs: number; recorderEnabled: boolean; minSpreadPercent: number; retentionDays: number };
-  /** SPEC 4.1/8, D5: calculator market-data cache windows and the "market data" age limit. */
+  /** The `calculator` rule/8, the `calculator-market-data` rule: calculator market-data cache windows and the "market data" age limit. */
   calculator: { processCacheMs: number; streamCacheMs: number; marketDataMaxAgeMs: number };
-  /** SPEC 4.2: the looker stream cadence (1 s); smaller only to keep tests fast. */
+  /** The `lookers` rule: the looker stream cadence (1 s); smaller only to keep tests fast. */
   lookers: { streamIntervalMs: number };
-  /** D11: funding collection period; 0 switches the collector off. */
-  funding: { refreshMs: number };
-  /** SPEC 4.7, D11: the crossing-count job's daily 00:10 São Paulo run can be switched off. */
+  /** The `funding` rule: funding collection period; 0 switches the collector off. */
+  funding: { refreshMs: number; retentionDays: number };
+  /** The `crossing-counts` rule, the `crossing-counts` rule: the crossing-count job's daily 00:10 São Paulo run can be switched off. */
   crossingCounts: { dailyJob: boolean };
   /**
-   * Issue 20: which half of the service this process runs, and the Redis that joins the halves.
+   * Which half of the service this process runs, and the Redis that joins the halves.
    * `all` (default) runs both in one process and needs no Redis; `ingest` and `api` require it.
    */
   scaleOut: ScaleOutConfig;
+  /** Alert delivery: the Telegram Bot API base URL, the outbox poll interval, the first retry's wait. */
+  alerts: AlertsConfig;
+  /**
+   * Who may call what. `none` (default): no credential, as the contract has always been. `token`:
+   * user-scoped routes need `Authorization: Bearer <token>` and act only on the token's e-mail.
+   */
+  auth: AuthConfig;
+}
+
+export const AUTH_MODES = ['none', 'token'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+export interface AuthConfig {
+  mode: AuthMode;
+  /** Market-wide routes (prices, opportunities, funding, history) readable without a token. */
+  publicMarket: boolean;
+  /** Failed authentications one client IP may make per minute before it is answered 429. */
+  failedPerMinute: number;
 }
 
 export const ROLES = ['all', 'ingest', 'api'] as const;

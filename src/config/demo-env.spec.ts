@@ -12,4 +12,16 @@ describe('demo environment', () => {
     // An operator's real keys never go to the simulator.
     expect(config.marketData.credentials.binance?.apiKey).toBe('demo-key');
   });
+
+  it('says which database it uses when DATABASE_URL is set, and nothing otherwise', () => {
+    expect(loadDemoEnv({ DATABASE_URL: 'postgres://u@h/db' }).notices).toEqual([
+      'demo: DATABASE_URL is set and not used: the demo always keeps its data in the embedded database (./data/pglite, DB_PATH); `npm start` uses DATABASE_URL',
+    ]);
+    expect(loadDemoEnv({}).notices).toEqual([]);
+  });
+
+  it('starts the simulator walking, with the demo networks, unless the operator says otherwise', () => {
+    expect(loadDemoEnv({}).simulatorEnv).toMatchObject({ SIM_WALK: '1', SIM_DEMO: '1' });
+    expect(loadDemoEnv({ SIM_DEMO: '0', SIM_WALK: '0' }).simulatorEnv).toMatchObject({ SIM_WALK: '0', SIM_DEMO: '0' });
+  });
 });

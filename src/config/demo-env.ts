@@ -10,6 +10,8 @@ export interface DemoEnv {
   servicePort: number;
   simulatorEnv: Record<string, string | undefined>;
   serviceEnv: Record<string, string | undefined>;
+  /** Lines the launcher prints before anything starts (which database the demo uses). */
+  notices: string[];
 }
 
 /**
@@ -35,11 +37,15 @@ export function loadDemoEnv(raw: Record<string, string | undefined> = process.en
   // The service validates PORT and HOST itself; here they only say where to look for it.
   const servicePort = Number(raw.PORT ?? '3000');
   const host = raw.HOST === undefined || raw.HOST === '' || raw.HOST === '0.0.0.0' || raw.HOST === '::' ? '127.0.0.1' : raw.HOST;
+  const notices = raw.DATABASE_URL
+    ? [`demo: DATABASE_URL is set and not used: the demo always keeps its data in the embedded database (${raw.DB_PATH ?? './data/pglite'}, DB_PATH); \`npm start\` uses DATABASE_URL`]
+    : [];
   return {
+    notices,
     simulatorPort: port,
     serviceUrl: `http://${host.includes(':') ? `[${host}]` : host}:${servicePort}`,
     servicePort,
-    simulatorEnv: { ...raw, SIM_PORT: String(port), SIM_WALK: raw.SIM_WALK ?? '1' },
+    simulatorEnv: { ...raw, SIM_PORT: String(port), SIM_WALK: raw.SIM_WALK ?? '1', SIM_DEMO: raw.SIM_DEMO ?? '1' },
     serviceEnv: {
       ...raw,
       ENABLED_WEBSOCKET: '1',

@@ -1,9 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { LOG_FORMATS, LOG_LEVELS, ROLES, type LogFormat, type LogLevel, type Role } from './app-config.js';
+import { AUTH_MODES, LOG_FORMATS, LOG_LEVELS, ROLES, type AuthMode, type LogFormat, type LogLevel, type Role } from './app-config.js';
 import { parseTrustProxy, TRUST_PROXY_RULE } from './trust-proxy.js';
 import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
+import { IsExchangeUrls } from './exchange-urls.js';
+import { parseDenylist } from '../market-model/symbol-denylist.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -62,7 +64,23 @@ export class EnvDto {
   @ValidateBy({ name: 'trustProxy', validator: { validate: (v: unknown) => typeof v === 'string' && parseTrustProxy(v) !== undefined } }, { message: TRUST_PROXY_RULE })
   TRUST_PROXY: string = '0';
 
-  // --- Market data (D5, D8, D12) ---
+  // --- Authentication (optional bearer tokens) ---
+  @IsOptional()
+  @IsIn(AUTH_MODES, { message: `AUTH_MODE must be one of ${AUTH_MODES.join(', ')}` })
+  AUTH_MODE: AuthMode = 'none';
+
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'AUTH_PUBLIC_MARKET must be 0, 1, true or false' })
+  AUTH_PUBLIC_MARKET: string = '1';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_FAILED_PER_MINUTE must be an integer from 1 to 10000' })
+  @Min(1, { message: 'AUTH_FAILED_PER_MINUTE must be an integer from 1 to 10000' })
+  @Max(10_000, { message: 'AUTH_FAILED_PER_MINUTE must be an integer from 1 to 10000' })
+  AUTH_FAILED_PER_MINUTE: number = 20;
+
+  // --- Market data (rules: quotes, recorders, operating) ---
   @IsOptional()
   @IsIn(['0', '1', 'true', 'false'], { message: 'ENABLED_WEBSOCKET must be 0, 1, true or false' })
   ENABLED_WEBSOCKET: string = '0';
@@ -72,8 +90,19 @@ export class EnvDto {
   EXCHANGES?: string = undefined;
 
   @IsOptional()
+  @IsExchangeUrls()
+  EXCHANGE_URLS?: string = undefined;
+
+  @IsOptional()
   @IsSymbolList({ message: 'SYMBOLS must be auto or a comma list of tickers such as BTC-USDT or BTCUSDT' })
   SYMBOLS: string = 'auto';
+
+  @IsOptional()
+  @ValidateBy(
+    { name: 'symbolDenylist', validator: { validate: (v: unknown) => typeof v === 'string' && parseDenylist(v).ok } },
+    { message: ({ value }) => { const parsed = parseDenylist(String(value)); return parsed.ok ? '' : parsed.message; } },
+  )
+  SYMBOL_DENYLIST: string = '';
 
   @IsOptional()
   @Transform(toInt)
@@ -86,7 +115,7 @@ export class EnvDto {
   @Matches(/^https?:\/\/\S+$/, { message: 'MARKET_SIMULATOR_URL must be an http:// URL' })
   MARKET_SIMULATOR_URL?: string = undefined;
 
-  // Read-only API keys for the signed currency calls (issue 10); each exchange's set goes together.
+  // Read-only API keys for the signed currency calls; each exchange's set goes together.
   @IsCredentialOf('binance')
   BINANCE_API_KEY?: string = undefined;
 
@@ -164,6 +193,25 @@ export class EnvDto {
   @Min(128, { message: 'INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384' })
   @Max(16384, { message: 'INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384' })
   INGEST_WORKER_HEAP_MB: number = 224;
+
+  // --- Order-book depth of open routes ---
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'DEPTH_ENABLED must be 0, 1, true or false' })
+  DEPTH_ENABLED: string = '1';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'DEPTH_MAX_BOOKS must be an integer from 2 to 2000' })
+  @Min(2, { message: 'DEPTH_MAX_BOOKS must be an integer from 2 to 2000' })
+  @Max(2000, { message: 'DEPTH_MAX_BOOKS must be an integer from 2 to 2000' })
+  DEPTH_MAX_BOOKS: number = 400;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'DEPTH_GRACE_MS must be an integer from 0 to 3600000' })
+  @Min(0, { message: 'DEPTH_GRACE_MS must be an integer from 0 to 3600000' })
+  @Max(3_600_000, { message: 'DEPTH_GRACE_MS must be an integer from 0 to 3600000' })
+  DEPTH_GRACE_MS: number = 60_000;
 
   @IsOptional()
   @Transform(toInt)
@@ -244,7 +292,7 @@ export class EnvDto {
   @Max(3650, { message: 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650' })
   HISTORY_RETENTION_DAYS: number = 90;
 
-  // --- Calculator (SPEC 4.1, 8; D5) ---
+  // --- Calculator (rules: calculator, limits, calculator-market-data) ---
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'CALCULATOR_PROCESS_CACHE_MS must be an integer from 0 to 3600000' })
@@ -281,6 +329,13 @@ export class EnvDto {
   ARBITRAGE_MIN_PROFIT_PERCENT: number = 0.1;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000' })
+  @Min(10, { message: 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000' })
+  @Max(10_000, { message: 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000' })
+  ARBITRAGE_DEBOUNCE_MS: number = 200;
+
+  @IsOptional()
   @Transform(toNumber)
   @IsNumber({}, { message: 'NET_REFERENCE_USDT must be a number from 1 to 10000000' })
   @Min(1, { message: 'NET_REFERENCE_USDT must be a number from 1 to 10000000' })
@@ -293,7 +348,7 @@ export class EnvDto {
   @Min(50, { message: 'PRICES_INTERVAL_MS must be an integer of at least 50' })
   PRICES_INTERVAL_MS: number = 1000;
 
-  // --- Funding rates (SPEC 4.6, D11) ---
+  // --- Funding rates (rules: funding) ---
   @IsOptional()
   @Transform(toInt)
   @ValidateBy(
@@ -302,12 +357,19 @@ export class EnvDto {
   )
   FUNDING_REFRESH_MS: number = 60_000;
 
-  // --- Crossing counts (SPEC 4.7, D11) ---
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'FUNDING_RETENTION_DAYS must be an integer from 30 to 3650' })
+  @Min(30, { message: 'FUNDING_RETENTION_DAYS must be an integer from 30 to 3650' })
+  @Max(3650, { message: 'FUNDING_RETENTION_DAYS must be an integer from 30 to 3650' })
+  FUNDING_RETENTION_DAYS: number = 90;
+
+  // --- Crossing counts (rules: crossing-counts) ---
   @IsOptional()
   @IsIn(['0', '1', 'true', 'false'], { message: 'CROSSING_JOB_ENABLED must be 0, 1, true or false' })
   CROSSING_JOB_ENABLED: string = '1';
 
-  // --- Scale-out (issue 20) ---
+  // --- Scale-out ---
   @IsOptional()
   @IsIn(ROLES, { message: `ROLE must be one of ${ROLES.join(', ')}` })
   ROLE: Role = 'all';
@@ -319,4 +381,23 @@ export class EnvDto {
   @IsOptional()
   @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or :_.-' })
   REDIS_KEY_PREFIX: string = 'arbitrage:';
+
+  // --- Alerts ---
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'TELEGRAM_API_URL must be an http or https URL without query' })
+  TELEGRAM_API_URL: string = 'https://api.telegram.org';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'ALERT_SEND_INTERVAL_MS must be an integer from 50 to 60000' })
+  @Min(50, { message: 'ALERT_SEND_INTERVAL_MS must be an integer from 50 to 60000' })
+  @Max(60_000, { message: 'ALERT_SEND_INTERVAL_MS must be an integer from 50 to 60000' })
+  ALERT_SEND_INTERVAL_MS: number = 1000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'ALERT_RETRY_BASE_MS must be an integer from 10 to 3600000' })
+  @Min(10, { message: 'ALERT_RETRY_BASE_MS must be an integer from 10 to 3600000' })
+  @Max(3_600_000, { message: 'ALERT_RETRY_BASE_MS must be an integer from 10 to 3600000' })
+  ALERT_RETRY_BASE_MS: number = 5000;
 }

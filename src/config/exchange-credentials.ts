@@ -1,10 +1,10 @@
 import { ValidateBy, ValidateIf } from 'class-validator';
-import type { ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 
 /**
- * Optional read-only API keys of the exchanges whose currency/network call is signed (issue 10:
+ * Optional read-only API keys of the exchanges whose currency/network call is signed (
  * binance, bybit, okx). They reach only the client that makes that one call; without them those
- * exchanges' networks stay unknown and routes use the D8 defaults. Never logged.
+ * exchanges' networks stay unknown and routes use the `recorders` rule defaults. Never logged.
  */
 export interface ExchangeCredentials {
   apiKey: string;

@@ -22,3 +22,31 @@ describe('market-data config: INGEST_WORKERS', () => {
     expect(() => validateEnv({ INGEST_WORKER_HEAP_MB: '64' })).toThrow('INGEST_WORKER_HEAP_MB must be an integer from 128 to 16384');
   });
 });
+
+describe('market-data config: order-book depth', () => {
+  it('defaults: on, 400 books, 60 s grace', () => {
+    expect(toAppConfig(validateEnv({})).marketData.depth).toEqual({ enabled: true, maxBooks: 400, graceMs: 60_000 });
+  });
+
+  it('takes the three variables', () => {
+    const depth = toAppConfig(validateEnv({ DEPTH_ENABLED: '0', DEPTH_MAX_BOOKS: '10', DEPTH_GRACE_MS: '500' })).marketData.depth;
+    expect(depth).toEqual({ enabled: false, maxBooks: 10, graceMs: 500 });
+  });
+
+  it.each([
+    ['DEPTH_ENABLED', 'yes', 'DEPTH_ENABLED must be 0, 1, true or false'],
+    ['DEPTH_MAX_BOOKS', '1', 'DEPTH_MAX_BOOKS must be an integer from 2 to 2000'],
+    ['DEPTH_MAX_BOOKS', '2001', 'DEPTH_MAX_BOOKS must be an integer from 2 to 2000'],
+    ['DEPTH_GRACE_MS', '-1', 'DEPTH_GRACE_MS must be an integer from 0 to 3600000'],
+    ['DEPTH_GRACE_MS', '1.5', 'DEPTH_GRACE_MS must be an integer from 0 to 3600000'],
+  ])('%s=%s is refused with a message naming it', (name, value, message) => {
+    expect(() => validateEnv({ [name]: value })).toThrow(message);
+  });
+
+  it('reads SYMBOL_DENYLIST and refuses a bad item by name', () => {
+    expect(toAppConfig(validateEnv({})).marketData.denylist).toEqual([]);
+    expect(toAppConfig(validateEnv({ SYMBOL_DENYLIST: 'pepe,gate:FLOKI-USDT' })).marketData.denylist)
+      .toEqual([{ symbol: 'PEPE' }, { exchange: 'gate', symbol: 'FLOKI-USDT' }]);
+    expect(() => validateEnv({ SYMBOL_DENYLIST: 'PEPE,kraken:BTC' })).toThrow('SYMBOL_DENYLIST: "kraken:BTC" names no known exchange');
+  });
+});

@@ -1,18 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-model/exchanges.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
+import { type ExchangeUrlOverrides, toExchangeUrls } from './exchange-urls.js';
+import { type DenyEntry, parseDenylist } from '../market-model/symbol-denylist.js';
 import { type CredentialsEnv, type ExchangeCredentialsConfig, toCredentialsConfig } from './exchange-credentials.js';
 
-/** Market-data settings (D5, D8, D12), built from the validated environment. */
+/** Market-data settings (rules: quotes, recorders, operating), built from the validated environment. */
 export interface MarketDataConfig {
   /** ENABLED_WEBSOCKET=1: start the feeds; otherwise no connections at all. */
   websocketEnabled: boolean;
   exchanges: ExchangeName[];
   /** 'auto' picks the universe from markets and volumes; else canonical `BASE-QUOTE` tickers. */
   symbols: 'auto' | string[];
+  /** SYMBOL_DENYLIST: tickers (or exchange:ticker) left out by hand (rules: tickers). */
+  denylist: DenyEntry[];
   maxSymbols: number;
   simulatorUrl: string | null;
+  /** ccxt base URLs replaced per venue (EXCHANGE_URLS over the service's defaults), by `urls.api` path. */
+  exchangeUrls: ExchangeUrlOverrides;
   /** Read-only API keys per exchange, for the signed currency/network calls only; never logged. */
   credentials: ExchangeCredentialsConfig;
   /** A connection without data for this long is closed and replaced. */
@@ -21,7 +27,7 @@ export interface MarketDataConfig {
   reconnectMaxMs: number;
   volumeRefreshMs: number;
   marketsRefreshMs: number;
-  /** A venue's spot mid this far (percent) from the others' for `nameCollisionMinMs` names another coin (issue 17). */
+  /** A venue's spot mid this far (percent) from the others' for `nameCollisionMinMs` names another coin. */
   nameCollisionSpreadPercent: number;
   nameCollisionMinMs: number;
   /** 0 switches the sample recorder off. */
@@ -31,12 +37,25 @@ export interface MarketDataConfig {
   ingestWorkers: number;
   /** Old-generation limit of each ingest worker in MB (INGEST_WORKER_HEAP_MB). */
   ingestWorkerHeapMb: number;
+  /** Order books of open routes' two legs, kept by the ingest workers. */
+  depth: DepthConfig;
+}
+
+export interface DepthConfig {
+  /** DEPTH_ENABLED: keep books for open routes at all. */
+  enabled: boolean;
+  /** DEPTH_MAX_BOOKS: books held at once, all exchanges together. */
+  maxBooks: number;
+  /** DEPTH_GRACE_MS: a closed route's books are kept this long, in case it reopens. */
+  graceMs: number;
 }
 
 export interface MarketDataEnv extends CredentialsEnv {
   ENABLED_WEBSOCKET: string;
   EXCHANGES?: string;
+  EXCHANGE_URLS?: string;
   SYMBOLS: string;
+  SYMBOL_DENYLIST: string;
   MAX_SYMBOLS: number;
   MARKET_SIMULATOR_URL?: string;
   MARKET_SILENCE_TIMEOUT_MS: number;
@@ -50,6 +69,9 @@ export interface MarketDataEnv extends CredentialsEnv {
   SAMPLE_RETENTION_DAYS: number;
   INGEST_WORKERS?: number;
   INGEST_WORKER_HEAP_MB: number;
+  DEPTH_ENABLED: string;
+  DEPTH_MAX_BOOKS: number;
+  DEPTH_GRACE_MS: number;
 }
 
 const splitList = (value: string): string[] =>
@@ -89,8 +111,10 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     websocketEnabled: env.ENABLED_WEBSOCKET === '1' || env.ENABLED_WEBSOCKET === 'true',
     exchanges,
     symbols,
+    denylist: (() => { const parsed = parseDenylist(env.SYMBOL_DENYLIST); return parsed.ok ? parsed.entries : []; })(),
     maxSymbols: env.MAX_SYMBOLS,
     simulatorUrl: env.MARKET_SIMULATOR_URL ?? null,
+    exchangeUrls: toExchangeUrls(env.EXCHANGE_URLS),
     credentials: toCredentialsConfig(env),
     silenceTimeoutMs: env.MARKET_SILENCE_TIMEOUT_MS,
     reconnectBaseMs: env.MARKET_RECONNECT_BASE_MS,
@@ -103,5 +127,10 @@ export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
     sampleRetentionDays: env.SAMPLE_RETENTION_DAYS,
     ingestWorkers: env.INGEST_WORKERS ?? Math.max(1, availableParallelism() - 1),
     ingestWorkerHeapMb: env.INGEST_WORKER_HEAP_MB,
+    depth: {
+      enabled: env.DEPTH_ENABLED === '1' || env.DEPTH_ENABLED === 'true',
+      maxBooks: env.DEPTH_MAX_BOOKS,
+      graceMs: env.DEPTH_GRACE_MS,
+    },
   };
 }

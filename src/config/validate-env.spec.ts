@@ -8,6 +8,11 @@ describe('environment validation', () => {
     expect(config.corsOrigins).toBe('*');
     expect(config.trustProxy).toBe(false);
     expect(config.database).toEqual({ kind: 'pglite', path: './data/pglite' });
+    expect(config.realtime.debounceMs).toBe(200);
+  });
+
+  it('ARBITRAGE_DEBOUNCE_MS sets the opportunity debounce', () => {
+    expect(toAppConfig(validateEnv({ ARBITRAGE_DEBOUNCE_MS: '50' })).realtime.debounceMs).toBe(50);
   });
 
   it('selects PostgreSQL when DATABASE_URL is set', () => {
@@ -33,15 +38,20 @@ describe('environment validation', () => {
     ['HISTORY_INTERVAL_MS', '999', 'HISTORY_INTERVAL_MS must be 0 (recorder off) or an integer from 1000 to 3600000'],
     ['HISTORY_MIN_SPREAD_PERCENT', 'x', 'HISTORY_MIN_SPREAD_PERCENT must be a number from -100 to 100'],
     ['HISTORY_RETENTION_DAYS', '0', 'HISTORY_RETENTION_DAYS must be an integer from 1 to 3650'],
+    ['FUNDING_RETENTION_DAYS', '29', 'FUNDING_RETENTION_DAYS must be an integer from 30 to 3650'],
+    ['FUNDING_RETENTION_DAYS', 'ninety', 'FUNDING_RETENTION_DAYS must be an integer from 30 to 3650'],
     ['ROLE', 'worker', 'ROLE must be one of all, ingest, api'],
     ['REDIS_URL', 'http://x', 'REDIS_URL must be a redis:// URL'],
+    ['ARBITRAGE_DEBOUNCE_MS', '5', 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000'],
+    ['ARBITRAGE_DEBOUNCE_MS', '0.5', 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000'],
+    ['ARBITRAGE_DEBOUNCE_MS', '10001', 'ARBITRAGE_DEBOUNCE_MS must be an integer from 10 to 10000'],
     ['REDIS_KEY_PREFIX', 'a b', 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or :_.-'],
   ])('%s=%s is refused with a message naming it', (name, value, message) => {
     expect(() => validateEnv({ [name]: value })).toThrow(InvalidEnvironmentError);
     expect(() => validateEnv({ [name]: value })).toThrow(message);
   });
 
-  it('HISTORY_INTERVAL_MS=0 switches the history recorder off; stats keep the D8 spacing', () => {
+  it('HISTORY_INTERVAL_MS=0 switches the history recorder off; stats keep the `recorders` rule spacing', () => {
     expect(toAppConfig(validateEnv({})).history).toEqual({ intervalMs: 10_000, recorderEnabled: true, minSpreadPercent: 0, retentionDays: 90 });
     expect(toAppConfig(validateEnv({ HISTORY_INTERVAL_MS: '0' })).history).toMatchObject({ intervalMs: 10_000, recorderEnabled: false });
   });

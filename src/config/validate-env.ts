@@ -52,7 +52,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
     headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
     realtime: {
       minProfitPercent: env.ARBITRAGE_MIN_PROFIT_PERCENT,
-      debounceMs: 200,
+      debounceMs: env.ARBITRAGE_DEBOUNCE_MS,
       pricesIntervalMs: env.PRICES_INTERVAL_MS,
       netReferenceUsdt: env.NET_REFERENCE_USDT,
     },
@@ -65,7 +65,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
     marketData: toMarketDataConfig(env),
     arbitrageRateLimit: { limit: env.ARBITRAGE_RATE_LIMIT, ttlMs: env.ARBITRAGE_RATE_TTL_MS },
     history: {
-      // With the recorder off, stats and backtests still read imported history at the D8 spacing.
+      // With the recorder off, stats and backtests still read imported history at the `history-import` rule spacing.
       intervalMs: env.HISTORY_INTERVAL_MS || DEFAULT_HISTORY_INTERVAL_MS,
       recorderEnabled: env.HISTORY_INTERVAL_MS > 0,
       minSpreadPercent: env.HISTORY_MIN_SPREAD_PERCENT,
@@ -77,11 +77,21 @@ export function toAppConfig(env: EnvDto): AppConfig {
       marketDataMaxAgeMs: env.CALCULATOR_MARKET_DATA_MAX_AGE_MS,
     },
     lookers: { streamIntervalMs: env.LOOKER_STREAM_INTERVAL_MS },
-    funding: { refreshMs: env.FUNDING_REFRESH_MS },
+    funding: { refreshMs: env.FUNDING_REFRESH_MS, retentionDays: env.FUNDING_RETENTION_DAYS },
     crossingCounts: { dailyJob: env.CROSSING_JOB_ENABLED === '1' || env.CROSSING_JOB_ENABLED === 'true' },
     scaleOut: {
       role: env.ROLE,
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
+    },
+    alerts: {
+      telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/+$/, ''),
+      sendIntervalMs: env.ALERT_SEND_INTERVAL_MS,
+      retryBaseMs: env.ALERT_RETRY_BASE_MS,
+    },
+    auth: {
+      mode: env.AUTH_MODE,
+      publicMarket: env.AUTH_PUBLIC_MARKET === '1' || env.AUTH_PUBLIC_MARKET === 'true',
+      failedPerMinute: env.AUTH_FAILED_PER_MINUTE,
     },
   };
 }
@@ -91,7 +101,7 @@ export function loadConfig(overrides: Record<string, string | undefined> = {}): 
   return toAppConfig(validateEnv({ ...process.env, ...overrides }));
 }
 
-/** D8: the opportunity-history spacing when HISTORY_INTERVAL_MS does not give one. */
+/** The `recorders` rule: the opportunity-history spacing when HISTORY_INTERVAL_MS does not give one. */
 const DEFAULT_HISTORY_INTERVAL_MS = 10_000;
 
 export { APP_CONFIG };

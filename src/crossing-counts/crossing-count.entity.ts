@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One crossing-count record (SPEC 2.9), identified by (processing_date, ticker, exchange).
+ * One crossing-count record (rules: crossing-counts), identified by (processing_date, ticker, exchange).
  * Written only by CrossingCountRepository's upsert; the table comes from its migration.
  */
 @Entity({ name: 'crossing_counts' })

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { SAO_PAULO } from '../common/time/sao-paulo.js';
 import { CrossingCountsService } from './crossing-counts.service.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 
-/** D11: every day at 00:10 in São Paulo (minute 10, hour 0). */
+/** The `funding` rule: every day at 00:10 in São Paulo (minute 10, hour 0). */
 export const CROSSING_JOB_CRON = '10 0 * * *';
 export const CROSSING_JOB_NAME = 'crossing-counts-daily';
 
@@ -21,7 +21,7 @@ export class CrossingCountJob {
 
   @Cron(CROSSING_JOB_CRON, { name: CROSSING_JOB_NAME, timeZone: SAO_PAULO, waitForCompletion: true })
   runDaily(): Promise<void> {
-    // Issue 20: every instance has the cron; only the ingest lease holder counts.
+    // Every instance has the cron; only the ingest lease holder counts.
     return this.lease.holds ? this.service.runPreviousDay() : Promise.resolve();
   }
 }

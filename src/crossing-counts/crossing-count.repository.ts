@@ -9,7 +9,7 @@ export interface GroupCount {
   samples: number;
 }
 
-/** One row of the read endpoint (D11). */
+/** One row of the read endpoint (rules: funding). */
 export interface CrossingCountSummary {
   ticker: string;
   exchange: string;
@@ -31,7 +31,7 @@ interface SummaryRow {
   days: string;
 }
 
-/** crossing_counts (SPEC 2.9): the job's per-date upsert and the read endpoint's sums. */
+/** crossing_counts (rules: crossing-counts): the job's per-date upsert and the read endpoint's sums. */
 @Injectable()
 export class CrossingCountRepository {
   constructor(private readonly db: DataSource) {}
@@ -62,7 +62,7 @@ export class CrossingCountRepository {
     });
   }
 
-  /** Sums over the inclusive date range, in D11's order; ties by plain code-unit order ("C"). */
+  /** Sums over the inclusive date range, in the `funding` rule's order; ties by plain code-unit order ("C"). */
   async summarize(filter: CrossingCountFilter): Promise<CrossingCountSummary[]> {
     const params: unknown[] = [filter.from, filter.to];
     let where = 'processing_date BETWEEN $1::date AND $2::date';

@@ -11,7 +11,7 @@ export interface DayResult {
 }
 
 /**
- * The work of one run: read the São Paulo day's samples (D11) one (ticker, exchange) group at a
+ * The work of one run: read the São Paulo day's samples (rules: funding) one (ticker, exchange) group at a
  * time in time order, count each group with the engine, then store every group's count. Memory
  * holds a few groups' prices and the per-group results (a few thousand), never the day.
  */

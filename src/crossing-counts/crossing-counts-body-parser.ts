@@ -8,11 +8,11 @@ export const PARSE_FAILURE = 'Failed to parse request body';
  * The crossing-count POST's own JSON parser, mounted on its path before the global one (which
  * then finds the body already read and leaves it alone).
  *
- * Why its own: SPEC 4.7 / D2 make an unparsable body a 500 `Failed to parse request body` on
- * this route, where every other route answers 400 `Invalid request body`; and D11 wants valid
+ * Why its own: the `crossing-counts` rule / the `errors` rule make an unparsable body a 500 `Failed to parse request body` on
+ * this route, where every other route answers 400 `Invalid request body`; and the `funding` rule wants valid
  * JSON that is not an object (`[]`, `"x"`, `null`) to be a 400 `Invalid request body`, which
  * needs the non-strict parser (the strict one rejects those as unparsable). Only JSON content
- * types are read; any other is a 415 from the input guard, as on every route (issue 18).
+ * types are read; any other is a 415 from the input guard, as on every route.
  */
 export function crossingCountsBodyParser(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: false });
@@ -26,7 +26,7 @@ export function crossingCountsBodyParser(limitBytes: number): RequestHandler {
 }
 
 function toAppError(err: unknown): AppError {
-  // D2: a body over the limit stays a 413, as on every route.
+  // The `errors` rule: a body over the limit stays a 413, as on every route.
   if ((err as { type?: string }).type === 'entity.too.large') {
     return new AppError(ErrorCode.PayloadTooLarge, 'request body too large');
   }

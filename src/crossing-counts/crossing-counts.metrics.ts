@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
 
 export type JobOutcome = 'success' | 'failure';
 
-/** The job's telemetry (SPEC 4.7 item 4, D11): failures are counted, every run is timed. */
+/** The job's telemetry (the `crossing-counts` rule; rules: funding): failures are counted, every run is timed. */
 @Injectable()
 export class CrossingCountMetrics {
   readonly failures: Counter;

@@ -10,7 +10,7 @@ import { CrossingCountMetrics } from './crossing-counts.metrics.js';
 import { CrossingCountsService } from './crossing-counts.service.js';
 
 /**
- * Crossing counts (SPEC 4.7, D11). Samples come from MarketDataModule (global). The daily job is
+ * Crossing counts (rules: crossing-counts). Samples come from MarketDataModule (global). The daily job is
  * a provider only when enabled (CROSSING_JOB_ENABLED), so switching it off leaves no timer.
  */
 @Module({})

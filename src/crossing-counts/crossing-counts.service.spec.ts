@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MetricsService } from '../metrics/metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
 import type { Clock } from '../market-data/clock.js';
 import { CROSSING_JOB_NAME, CrossingCountJob } from './crossing-count.job.js';
 import type { CrossingCountRepository } from './crossing-count.repository.js';
@@ -10,8 +10,8 @@ import type { CrossingCountWorker, DayResult } from './crossing-count.worker.js'
 import { CrossingCountMetrics } from './crossing-counts.metrics.js';
 import { CrossingCountsModule } from './crossing-counts.module.js';
 import { CrossingCountsService } from './crossing-counts.service.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
-import { soloLease } from '../scale-out/testing/solo-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
+import { soloLease } from '../redis/testing/solo-lease.js';
 
 /** A worker whose runs finish only when the test says so, recording how many overlap. */
 class GatedWorker {
@@ -119,7 +119,7 @@ describe('CrossingCountsService: scheduling of runs', () => {
   });
 });
 
-describe('CrossingCountJob: the daily schedule (D11)', () => {
+describe('CrossingCountJob: the daily schedule (rules: crossing-counts)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('fires at 00:10 America/Sao_Paulo', async () => {
@@ -145,7 +145,7 @@ describe('CrossingCountJob: the daily schedule (D11)', () => {
   });
 });
 
-describe('CrossingCountJob across instances (issue 20)', () => {
+describe('CrossingCountJob across instances', () => {
   it('counts only in the process holding the ingest lease', async () => {
     const runPreviousDay = vi.fn(() => Promise.resolve());
     const service = { runPreviousDay } as unknown as CrossingCountsService;

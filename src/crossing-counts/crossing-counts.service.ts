@@ -37,7 +37,7 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** POST: validates, queues the run and returns at once; the run starts after the reply (SPEC 4.7). */
+  /** POST: validates, queues the run and returns at once; the run starts after the reply (rules: crossing-counts). */
   accept(body: unknown): CrossingJobAccepted {
     const processingDate = parseProcessingDate(body, this.clock.now());
     void this.schedule(processingDate);
@@ -48,7 +48,7 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
     return this.repository.summarize(parseCrossingQuery(query, this.clock.now()));
   }
 
-  /** The daily run (D11): the São Paulo day before the one the job fires in. */
+  /** The daily run (rules: funding): the São Paulo day before the one the job fires in. */
   runPreviousDay(): Promise<void> {
     const today = saoPauloDayOf(this.clock.now());
     return this.schedule(saoPauloDayOf(saoPauloStartOfDay(today).getTime() - 1));

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { AppError, INVALID_REQUEST_BODY } from '../common/errors/app-error.js';
 import { saoPauloDayOf } from '../common/time/sao-paulo.js';
-import { EXCHANGE_NAMES, parseExchangeName } from '../market-data/exchanges.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { EXCHANGE_NAMES, parseExchangeName } from '../market-model/exchanges.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
 import type { CrossingCountFilter } from './crossing-count.repository.js';
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,7 +18,7 @@ export function calendarDayOf(value: unknown): string | null {
 }
 
 /**
- * The POST body (D2, D11): absent, empty or `{}` / `{ date: null }` → today in São Paulo;
+ * The POST body (rules: errors, funding): absent, empty or `{}` / `{ date: null }` → today in São Paulo;
  * valid JSON that is not an object → `Invalid request body`; a `date` that is not a real
  * `YYYY-MM-DD` day → its 400. Other members are ignored, as the other POST routes do.
  */
@@ -34,7 +34,7 @@ export function parseProcessingDate(body: unknown, now: number): string {
 
 export type RawCrossingQuery = Partial<Record<'from' | 'to' | 'ticker' | 'exchange', unknown>>;
 
-/** The read endpoint's query (D11), checked in the order from, to, range, ticker, exchange. */
+/** The read endpoint's query (rules: funding), checked in the order from, to, range, ticker, exchange. */
 export function parseCrossingQuery(raw: RawCrossingQuery, now: number): CrossingCountFilter {
   const from = present(raw.from) ? calendarDayOf(raw.from) : saoPauloDayOf(now);
   if (from === null) throw AppError.invalid(dateMessage('from'));

@@ -13,7 +13,7 @@ const at = (spot: number, future: number): SamplePrices => ({
 const series = (sides: string): SamplePrices[] =>
   [...sides].map((c) => (c === '+' ? at(101, 100) : c === '-' ? at(100, 101) : at(100, 100)));
 
-describe('crossing engine (SPEC 4.7, D11)', () => {
+describe('crossing engine (rules: crossing-counts)', () => {
   it('no samples: 0', () => {
     expect(countCrossings([])).toBe(0);
   });
@@ -69,7 +69,7 @@ describe('crossing engine (SPEC 4.7, D11)', () => {
     expect(sideOf(0.1 + 0.2, 0.3)).toBe(1); // 0.30000000000000004 > 0.3 in doubles: a side, not a touch
   });
 
-  it('the side is taken from mids, not from bids or asks (D11)', () => {
+  it('the side is taken from mids, not from bids or asks (rules: funding)', () => {
     // Spot 99/103 (mid 101) vs futures 100/101 (mid 100.5): spot above, though its bid is below.
     const above: SamplePrices = { spotBid: 99, spotAsk: 103, futuresBid: 100, futuresAsk: 101 };
     // Spot 100/100.4 (mid 100.2) vs futures 99/102 (mid 100.5): spot below, though its bid is above.

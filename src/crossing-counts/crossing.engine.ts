@@ -1,5 +1,5 @@
 /**
- * Counts spot/futures crossings of one (ticker, exchange) series (SPEC 4.7, D11).
+ * Counts spot/futures crossings of one (ticker, exchange) series (rules: crossing-counts).
  *
  * Incremental on purpose: the job feeds a day's samples one at a time as keyset pages arrive, so
  * a group never has to be held in memory, let alone a whole day.
@@ -8,7 +8,7 @@
 /** The side of the futures price the spot price is on: +1 above, -1 below, 0 equal (a touch). */
 export type Side = -1 | 0 | 1;
 
-/** The four best prices of one recorded sample (D8). */
+/** The four best prices of one recorded sample (rules: recorders). */
 export interface SamplePrices {
   spotBid: number;
   spotAsk: number;
@@ -16,7 +16,7 @@ export interface SamplePrices {
   futuresAsk: number;
 }
 
-/** D11: the price of a market for the sign test is its mid. */
+/** The `funding` rule: the price of a market for the sign test is its mid. */
 export function midOf(bid: number, ask: number): number {
   return (bid + ask) / 2;
 }

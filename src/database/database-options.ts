@@ -25,7 +25,7 @@ export const POOL_TIMINGS: PoolTimings = { poolSize: 10, connectTimeoutMs: 5_000
 
 /**
  * One dialect, one set of migrations: PostgreSQL when DATABASE_URL is set, else embedded
- * PGlite behind TypeORM's postgres driver (D12). Migrations run at start; never synchronize.
+ * PGlite behind TypeORM's postgres driver (rules: operating). Migrations run at start; never synchronize.
  */
 export function dataSourceOptions(
   db: DatabaseConfig,

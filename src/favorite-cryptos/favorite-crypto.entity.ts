@@ -8,7 +8,7 @@ export class FavoriteCryptoEntity {
   @Column({ type: 'text' })
   email: string;
 
-  /** `BASEQUOTE` (D1). */
+  /** `BASEQUOTE` (rules: tickers). */
   @Column({ type: 'text' })
   ticker: string;
 

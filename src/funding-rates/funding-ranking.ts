@@ -1,5 +1,6 @@
-import { buildEntry, compareEntries, FUNDING_STALE_MS, isStale, type FundingEntry, type FundingObservation } from './funding.engine.js';
+import { buildEntry, comparatorOf, FUNDING_STALE_MS, isStale, NO_SETTLED, type FundingEntry, type FundingObservation, type FundingSortKey } from './funding.engine.js';
 import { compactSymbol, type FundingQuery } from './funding-query.js';
+import type { SettledFigures } from './settled-funding.cache.js';
 
 /** One ranked entry with what the request path needs precomputed. */
 interface Ranked {
@@ -15,22 +16,29 @@ export interface FundingPage {
   generatedAt: string;
 }
 
+/** The settled figures of a perpetual, read from the cache the collector refreshes. */
+export type SettledLookup = (exchange: string, ticker: string) => SettledFigures;
+
 /**
- * The sorted ranking of one collection, immutable once built: sorted ONCE here, then every
- * request only filters and slices. Staleness depends on the clock, not on the order, so when
- * the earliest fresh entry crosses 15 minutes the flags are refreshed in place of the order.
+ * The sorted ranking of one collection, immutable once built: sorted ONCE per sort key (the
+ * default at build, any other on its first request), then every request only filters and
+ * slices. Staleness depends on the clock, not on the order, so when the earliest fresh entry
+ * crosses 15 minutes the flags are refreshed in place of the order.
  */
 export class FundingRanking {
   private ranked: Ranked[];
+  private readonly sorted = new Map<FundingSortKey, Ranked[]>();
   private nextStaleAt: number;
 
   constructor(
     observations: readonly FundingObservation[],
     readonly builtAt: number,
+    settled: SettledLookup = () => NO_SETTLED,
   ) {
+    const compare = comparatorOf('apr');
     this.ranked = observations
-      .map((o) => ({ entry: buildEntry(o, builtAt), updatedAt: o.updatedAt, compact: compactSymbol(o.symbol) }))
-      .sort((a, b) => compareEntries(a.entry, b.entry));
+      .map((o) => ({ entry: buildEntry(o, builtAt, settled(o.exchange, o.symbol)), updatedAt: o.updatedAt, compact: compactSymbol(o.symbol) }))
+      .sort((a, b) => compare(a.entry, b.entry));
     this.nextStaleAt = this.firstStaleAt();
   }
 
@@ -38,22 +46,39 @@ export class FundingRanking {
     return this.ranked.length;
   }
 
+  /** Every entry in the default order (the spreads are built from them). */
+  get entries(): readonly FundingEntry[] {
+    return this.ranked.map((r) => r.entry);
+  }
+
   page(query: FundingQuery, now: number): FundingPage {
     if (now >= this.nextStaleAt) this.refreshStale(now);
-    const { exchange, symbol, limit, offset } = query;
+    const { exchange, symbol, ticker, limit, offset } = query;
     const generatedAt = new Date(this.builtAt).toISOString();
-    if (exchange === null && symbol === null) {
-      return { data: this.ranked.slice(offset, offset + limit).map((r) => r.entry), total: this.ranked.length, generatedAt };
+    const ranked = this.order(query.sort);
+    if (exchange === null && symbol === null && ticker === null) {
+      return { data: ranked.slice(offset, offset + limit).map((r) => r.entry), total: ranked.length, generatedAt };
     }
     const data: FundingEntry[] = [];
     let total = 0;
-    for (const r of this.ranked) {
+    for (const r of ranked) {
       if (exchange !== null && r.entry.exchange !== exchange) continue;
       if (symbol !== null && !r.compact.includes(symbol)) continue;
+      if (ticker !== null && !r.compact.includes(ticker)) continue;
       if (total >= offset && data.length < limit) data.push(r.entry);
       total++;
     }
     return { data, total, generatedAt };
+  }
+
+  private order(key: FundingSortKey): Ranked[] {
+    if (key === 'apr') return this.ranked;
+    let sorted = this.sorted.get(key);
+    if (!sorted) {
+      const compare = comparatorOf(key);
+      this.sorted.set(key, (sorted = [...this.ranked].sort((a, b) => compare(a.entry, b.entry))));
+    }
+    return sorted;
   }
 
   private refreshStale(now: number): void {
@@ -61,6 +86,7 @@ export class FundingRanking {
       const stale = isStale(r.updatedAt, now);
       return stale === r.entry.stale ? r : { ...r, entry: { ...r.entry, stale } };
     });
+    this.sorted.clear();
     this.nextStaleAt = this.firstStaleAt();
   }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { FundingRatesService } from './funding-rates.service.js';
 import { errorFields } from '../common/logging/json-logger.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 
 /**
  * Thin scheduler of the funding collector: every FUNDING_REFRESH_MS (0 switches it off), and
@@ -30,7 +30,7 @@ export class FundingRatesJob implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    // Issue 20: collected once, by the process holding the ingest lease.
+    // Collected once, by the process holding the ingest lease.
     void this.lease.run(() => {
       if (this.stopped) return;
       // In the background: the HTTP server must come up even while exchanges are unreachable.

@@ -15,7 +15,7 @@ const HOUR_MS = 3_600_000;
 function setup() {
   const clock = { t: T0, now(): number { return this.t; } } satisfies Clock & { t: number };
   const source = new FakeMarketDataSource();
-  const book = new QuoteBook(new InProcessQuoteTickBus(), clock);
+  const book = new QuoteBook(new InProcessQuoteTickBus(), clock, source.marketTable);
   const config = loadConfig({ EXCHANGES: 'binance,okx', LOG_LEVEL: 'silent' });
   const fundingBook = new FundingRateBook();
   const service = new FundingRatesService(config, source, clock, book, fundingBook);
@@ -102,7 +102,7 @@ describe('FundingRatesService (collector + in-memory ranking)', () => {
     expect(service.list({})).toMatchObject({ data: [], total: 0 });
   });
 
-  it('publishes each collection’s rates for the sample recorder (D8) and so the calculator (D5)', async () => {
+  it('publishes each collection’s rates for the sample recorder (rules: recorders) and so the calculator (rules: calculator-market-data)', async () => {
     const { source, service, fundingBook } = setup();
     source.funding.set('binance', [snap({ fundingRate: 0.00042 })]);
     source.funding.set('okx', [snap({ contract: 'BTC-USDT-SWAP', fundingRate: null })]);

@@ -49,7 +49,7 @@ describe('aprPercent: rate × (365 × 86400 ÷ interval) × 100', () => {
   });
 });
 
-describe('strategyOf (D11)', () => {
+describe('strategyOf (rules: funding)', () => {
   it('positive rate: longs pay shorts, so long spot and short the perpetual', () =>
     expect(strategyOf(0.0003)).toBe('long_spot_short_perp'));
   it('negative rate: short spot and long the perpetual', () => expect(strategyOf(-0.0001)).toBe('short_spot_long_perp'));
@@ -65,13 +65,19 @@ describe('isStale: 15 minutes without update', () => {
 });
 
 describe('buildEntry', () => {
-  it('fills every SPEC 2.8 member, dates as UTC RFC 3339', () => {
+  it('fills every `funding` member, dates as UTC RFC 3339', () => {
     expect(buildEntry(observation(), NOW)).toEqual({
       exchange: 'binance', contract: 'BTCUSDT', symbol: 'BTC-USDT', fundingRate: 0.0001,
       fundingIntervalSeconds: 28_800, intervalSource: 'exchange', aprPercent: expect.closeTo(10.95, 10) as number,
       nextFundingTime: '2026-03-01T16:00:00.000Z', spotPrice: 97_000, markPrice: 97_010,
       strategy: 'long_spot_short_perp', updatedAt: '2026-03-01T12:00:00.000Z', stale: false,
+      apr1d: null, apr3d: null, apr7d: null, apr30d: null, stability7d: null, settledRate: null, intervalChangedAt: null,
     });
+  });
+
+  it('carries the settled figures given, the interval change as UTC RFC 3339', () => {
+    const settled = { apr1d: 43.8, apr3d: 27.375, apr7d: 20, apr30d: -1.5, stability7d: 0.47, settledRate: 0.0002, intervalChangedAt: Date.UTC(2026, 1, 28, 20) };
+    expect(buildEntry(observation(), NOW, settled)).toMatchObject({ ...settled, intervalChangedAt: '2026-02-28T20:00:00.000Z' });
   });
 
   it('null rate: no APR, strategy unavailable, the interval is still reported', () => {

@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/sw
 import { HealthCheck, HealthCheckService, type HealthCheckResult, type HealthIndicatorFunction, HealthIndicatorService } from '@nestjs/terminus';
 import { ApiErrorResponse, ApiMalformedBodyError } from '../common/http/api-errors.decorator.js';
 import { DatabaseProbe } from './database-probe.js';
-import { RedisLink } from '../scale-out/redis-link.js';
+import { RedisLink } from '../redis/redis-link.js';
 import { AppError, ErrorCode } from '../common/errors/app-error.js';
 
 const REDIS_DOWN = 'redis does not answer';
@@ -29,8 +29,8 @@ export class HealthController {
     description: 'The database does not answer (`Service Unavailable`), or Redis, when REDIS_URL is set, does not (the message gives the reason)',
   })
   check(): Promise<HealthCheckResult> {
-    // Issue 20: an instance cut off from Redis serves neither quotes nor the shared limits; the
-    // D2 body's message says why.
+    // An instance cut off from Redis serves neither quotes nor the shared limits; the
+    // The `errors` rule body's message says why.
     const { up, reason } = this.redis.state;
     if (!up) throw new AppError(ErrorCode.Unavailable, reason ?? REDIS_DOWN);
     const database = this.indicators.check('database');

@@ -32,7 +32,7 @@ describe('CSV line numbers (as an editor counts them)', () => {
     expect((await linesOf(text)).map(([, line]) => line)).toEqual([1, 2, 4, 6]);
   });
 
-  it('CRLF: a bad row on file line 3 is line 3, not line 1 (issue 18)', async () => {
+  it('CRLF: a bad row on file line 3 is line 3, not line 1', async () => {
     expect((await linesOf('h,x\r\na,1\r\nbad\r\n')).at(-1)).toEqual(['bad', 3]);
   });
 

@@ -32,7 +32,7 @@ interface ImportState {
   result: ImportResultDto;
 }
 
-/** The journal's CSV export and import (D10). */
+/** The journal's CSV export and import (rules: csv). */
 @Injectable()
 export class JournalCsvService {
   private readonly logger = new Logger('JournalCsv');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseFormula, plainDecimal, restoreFormula } from './journal-csv.js';
 
-describe('journal CSV cells (D10)', () => {
+describe('journal CSV cells (rules: csv)', () => {
   it.each([
     [0, '0'],
     [-0, '0'],

@@ -1,7 +1,7 @@
 import { toSaoPauloRfc3339 } from '../common/time/sao-paulo.js';
 import type { OperationDto } from './dto/operation.dto.js';
 
-/** SPEC 2.10's export columns, in order, with the operation member each one carries. */
+/** The `csv` rule's export columns, in order, with the operation member each one carries. */
 export const CSV_COLUMNS = [
   ['id', 'id'],
   ['status', 'status'],
@@ -38,7 +38,7 @@ const DATE_MEMBERS = new Set<keyof OperationDto>(['openedAt', 'closedAt']);
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEUTRALISED = /^'[=+\-@\t\r]/;
 
-/** One operation as CSV cells (D10): plain decimals, true/false, empty for null. */
+/** One operation as CSV cells (rules: csv): plain decimals, true/false, empty for null. */
 export function toCsvCells(op: OperationDto): string[] {
   return CSV_COLUMNS.map(([, member]) => {
     const value = op[member];

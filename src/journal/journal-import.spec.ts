@@ -4,7 +4,7 @@ import { rowToFields } from './journal-import.js';
 
 const row = (cells: Record<string, string>): string[] => CSV_HEADER.map((column) => cells[column] ?? '');
 
-describe('journal import row (D10) under the money policy', () => {
+describe('journal import row (rules: csv) under the money policy', () => {
   const base = {
     strategy: 'cross_exchange',
     asset: 'BTC',

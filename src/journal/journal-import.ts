@@ -3,7 +3,7 @@ import type { OperationFields } from './journal-operation.entity.js';
 import { checkOperationInput } from './operation-input.js';
 
 /**
- * One CSV row of the import (D10) to stored fields, or the message for its line. Pure.
+ * One CSV row of the import (rules: csv) to stored fields, or the message for its line. Pure.
  * Messages name the CSV columns (`entry_buy_price is required`), which is what the trader edits.
  */
 export type RowResult = { ok: true; fields: OperationFields } | { ok: false; message: string };

@@ -6,7 +6,7 @@ export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 export const STRATEGIES = ['spot_futures', 'cross_exchange', 'funding', 'other'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-/** One trade of the journal (D10). The long leg is `quantity`, the short leg `shortQuantity`. */
+/** One trade of the journal (rules: journal). The long leg is `quantity`, the short leg `shortQuantity`. */
 @Entity({ name: 'journal_operations' })
 export class JournalOperationEntity {
   @PrimaryGeneratedColumn('uuid')

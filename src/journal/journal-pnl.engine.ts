@@ -1,7 +1,7 @@
 import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, percent, roundFast, type Dec } from '../common/money/money.js';
 
 /**
- * D10's computed results of one operation. Pure: no I/O, no clock.
+ * The `journal` rule's computed results of one operation. Pure: no I/O, no clock.
  * The long leg buys at entryBuyPrice and sells at exitSellPrice (`quantity`); the short leg
  * sells at entrySellPrice and buys back at exitBuyPrice (`shortQuantity`).
  */

@@ -27,7 +27,7 @@ function op(overrides: Partial<SummaryOperation> & { result?: number } = {}): Su
   };
 }
 
-describe('journal summary engine (SPEC 2.10, D10)', () => {
+describe('journal summary engine (rules: journal)', () => {
   it('no closed operation: zeros, winRate 0, empty series and groups, open count passed through', () => {
     expect(summarizeJournal([], ALL, 3)).toEqual({
       netPnl: 0,

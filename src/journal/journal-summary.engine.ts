@@ -1,4 +1,4 @@
-import { saoPauloDayResolver } from '../common/time/sao-paulo.js';
+import { type CalendarUnit, saoPauloDayResolver, saoPauloPeriodOf } from '../common/time/sao-paulo.js';
 import { dec, percent, roundAmount, type Dec } from '../common/money/money.js';
 import { computePnl, type PnlInput } from './journal-pnl.engine.js';
 
@@ -12,7 +12,7 @@ export interface SummaryOperation extends Omit<PnlInput, 'status'> {
   source: string;
 }
 
-/** SPEC 2.10: closed operations whose closedAt is in [from, to); from null = unbounded. */
+/** The `journal` rule: closed operations whose closedAt is in [from, to); from null = unbounded. */
 export interface SummaryPeriod {
   from: number | null;
   to: number;
@@ -76,7 +76,7 @@ export interface JournalSummary {
   bySource: SummaryGroup[];
 }
 
-/** The route key of D10. */
+/** The route key of the `journal` rule. */
 export const routeKey = (buyExchange: string, sellExchange: string): string => `${buyExchange}->${sellExchange}`;
 
 const KEY_OF: Record<Grouping, (op: SummaryOperation) => string> = {
@@ -127,7 +127,7 @@ export function tallyOperations(operations: Iterable<SummaryOperation>, period: 
   return tallies;
 }
 
-/** The summary of SPEC 2.10 from the period's operations (pure). */
+/** The summary of the `journal` rule from the period's operations (pure). */
 export function summarizeJournal(
   operations: Iterable<SummaryOperation>,
   period: SummaryPeriod,
@@ -178,6 +178,16 @@ function seriesOf(days: Map<string, Tally>): SummaryDay[] {
       cumulative = cumulative.plus(t.netPnl);
       return { date, netPnl: roundAmount(t.netPnl), cumulativeNetPnl: roundAmount(cumulative) };
     });
+}
+
+/**
+ * The day tallies regrouped by São Paulo day, week (the Monday that starts it) or month; the
+ * key is that period's label; oldest first.
+ */
+export function breakdownOfDays(days: Map<string, Tally>, unit: CalendarUnit): SummaryGroup[] {
+  const periods = new Map<string, Tally>();
+  for (const [day, t] of days) addTally(periods, saoPauloPeriodOf(day, unit), t);
+  return groupsOf(periods).sort((a, b) => byText(a.key, b.key));
 }
 
 /** Ordered by net result, best first; equal results by key so the order is stable. */

@@ -17,6 +17,7 @@ import { UuidParam } from '../common/validation/uuid-param.pipe.js';
 import { CreateOperationDto } from './dto/create-operation.dto.js';
 import { ImportResultDto } from './dto/import-result.dto.js';
 import { JournalSummaryDto } from './dto/journal-summary.dto.js';
+import { CAPITAL_NEEDED } from './journal-metrics.engine.js';
 import { OperationDto, OperationPageDto } from './dto/operation.dto.js';
 import {
   ListOperationsQueryDto,
@@ -141,7 +142,13 @@ export class JournalController {
     description: '`from` optional (unbounded), `to` optional (now). Days of `series` are São Paulo calendar days.',
   })
   @ApiOkResponse({ type: JournalSummaryDto })
-  @ApiErrors({ 400: FILTER_ERRORS.filter((m) => !m.startsWith('status')), 500: ['Failed to get journal summary'] })
+  @ApiErrors({
+    400: [
+      ...FILTER_ERRORS.filter((m) => !m.startsWith('status')),
+      'capital must be a number above 0 and below 1e13', 'breakdown must be one of day, week, month', CAPITAL_NEEDED,
+    ],
+    500: ['Failed to get journal summary'],
+  })
   summary(@Query() query: SummaryQueryDto): Promise<JournalSummaryDto> {
     return this.journal.summary(query);
   }

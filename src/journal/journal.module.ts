@@ -7,14 +7,14 @@ import { JournalController } from './journal.controller.js';
 import { JournalRepository } from './journal.repository.js';
 import { JournalService } from './journal.service.js';
 
-/** D10: the import's body is the CSV itself, up to 64 MiB; the global parser only reads JSON (1 MiB). */
+/** The `csv` rule: the import's body is the CSV itself, up to 64 MiB; the global parser only reads JSON (1 MiB). */
 export const IMPORT_BODY_LIMIT = '64mb';
 const csvText = express.text({ type: ['text/csv', 'text/plain'], limit: IMPORT_BODY_LIMIT });
 
 function csvBodyParser(req: Request, res: Response, next: NextFunction): void {
   csvText(req, res, (err?: unknown) => {
     const status = (err as { status?: number } | undefined)?.status;
-    // body-parser's own errors are not Nest exceptions; give the D2 413 instead of a 500.
+    // body-parser's own errors are not Nest exceptions; give the `errors` rule 413 instead of a 500.
     next(status === 413 ? new PayloadTooLargeException('request body too large') : err);
   });
 }

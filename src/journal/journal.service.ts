@@ -1,3 +1,4 @@
+import { takeTurn } from '../common/async/turns.js';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import type { CreateOperationDto } from './dto/create-operation.dto.js';
@@ -5,7 +6,9 @@ import type { JournalSummaryDto } from './dto/journal-summary.dto.js';
 import { OperationDto, type OperationPageDto } from './dto/operation.dto.js';
 import type { ListOperationsQueryDto, SummaryQueryDto } from './dto/operation-query.dto.js';
 import type { UpdateOperationDto } from './dto/update-operation.dto.js';
-import { summarizeTallies } from './journal-summary.engine.js';
+import { TradeMetricsDto } from '../common/trade-metrics/trade-metrics.dto.js';
+import { journalMetrics } from './journal-metrics.engine.js';
+import { breakdownOfDays, summarizeTallies } from './journal-summary.engine.js';
 import type { JournalOperationEntity, OperationFields } from './journal-operation.entity.js';
 import { JournalRepository } from './journal.repository.js';
 import { checkOperationInput, fieldsOf, inputOf, type InputResult } from './operation-input.js';
@@ -13,7 +16,7 @@ import { checkOperationInput, fieldsOf, inputOf, type InputResult } from './oper
 export const OPERATION_NOT_FOUND = 'operation not found';
 export const EXTERNAL_ID_TAKEN = 'an operation with this externalId already exists for this source';
 
-/** Operations of the journal (D10) and their summary (SPEC 2.10). */
+/** Operations of the journal (rules: journal) and their summary (rules: journal). */
 @Injectable()
 export class JournalService {
   constructor(private readonly operations: JournalRepository) {}
@@ -55,11 +58,21 @@ export class JournalService {
     if (query.from && to <= query.from) throw AppError.invalid('to must be after from');
     const groupFilters = { strategy: query.strategy, asset: query.asset, source: query.source };
     const filters = { ...groupFilters, from: query.from, to };
-    const [openOperations, tallies] = await Promise.all([
+    const wantMetrics = query.metrics === 'true';
+    const [openOperations, tallies, closed] = await Promise.all([
       this.operations.countOpen(query.email, groupFilters),
       this.operations.summaryTallies(query.email, filters),
+      wantMetrics ? this.operations.closedOperations(query.email, filters) : Promise.resolve(null),
     ]);
-    return summarizeTallies(tallies, openOperations);
+    const range = { from: query.from?.getTime() ?? null, to: to.getTime(), now: now.getTime(), capital: query.capital };
+    // The metrics are CPU work in decimal: one such job per turn of the event loop, so that many
+    // summaries answered at once by the database do not hold /health and the streams between them.
+    if (closed) await takeTurn();
+    return {
+      ...summarizeTallies(tallies, openOperations),
+      breakdown: breakdownOfDays(tallies.days, query.breakdown ?? 'day'),
+      metrics: closed ? TradeMetricsDto.from(journalMetrics(closed, range)) : null,
+    };
   }
 
   private async owned(id: string, email: string): Promise<JournalOperationEntity> {

@@ -19,7 +19,7 @@ export function checkOperationInput(plain: Record<string, unknown>): InputResult
   return fieldsOf(dto);
 }
 
-/** The stored fields of a validated input, with D10's defaults (0, false, null, `manual`). */
+/** The stored fields of a validated input, with the `journal` rule's defaults (0, false, null, `manual`). */
 export function fieldsOf(dto: CreateOperationDto): InputResult {
   const quantity = dto.quantity ?? 0;
   const shortQuantity = dto.shortQuantity ?? 0;

@@ -6,7 +6,7 @@ import { LOOKER_NOT_FOUND } from './lookers.service.js';
 export const ID_REQUIRED = 'id parameter is required';
 
 /**
- * The `{id}` path parameter: blank is SPEC 4.2's 400 `id parameter is required`; anything that
+ * The `{id}` path parameter: blank is the `lookers` rule's 400 `id parameter is required`; anything that
  * cannot be a stored id is simply `looker not found` (it never reaches SQL).
  */
 @Injectable()

@@ -15,7 +15,7 @@ const tick = (over: Partial<QuoteTick> = {}): QuoteTick => ({
   exchangeTime: null, receivedAt: T0, ...over,
 });
 
-describe('looker price event (SPEC 2.5, D5, D7)', () => {
+describe('looker price event (rules: lookers, quotes)', () => {
   it('copies bid, ask, the merged 24 h volume and the tick time of the looker’s exchange and market', () => {
     const clock = { t: T0 + 500 };
     const book = bookAt(clock);
@@ -31,7 +31,7 @@ describe('looker price event (SPEC 2.5, D5, D7)', () => {
     });
   });
 
-  it('is fresh at exactly 10 s after the last tick and stale just after (D5: older than 10 s)', () => {
+  it('is fresh at exactly 10 s after the last tick and stale just after (rules: staleness; older than 10 s)', () => {
     const clock = { t: T0 };
     const book = bookAt(clock);
     book.apply(tick());
@@ -48,7 +48,7 @@ describe('looker price event (SPEC 2.5, D5, D7)', () => {
     });
   });
 
-  it('D7: a crypto never quoted has nulls and is stale, even when a volume is known', () => {
+  it('the `lookers` rule: a crypto never quoted has nulls and is stale, even when a volume is known', () => {
     const book = bookAt({ t: T0 });
     book.mergeVolumes('okx', [{ market: 'SPOT', ticker: 'ETH-USDT', quoteVolume: 7 }]);
     expect(lookerPriceEvent(book, 'okx', 'SPOT', 'ETH-USDT', { now: T0, hasFeed: true })).toEqual({

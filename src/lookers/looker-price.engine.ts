@@ -1,8 +1,8 @@
-import type { ExchangeName, Market } from '../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import type { QuoteTick } from '../market-data/market-data-source.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
 
-/** SPEC 2.5 looker price event. */
+/** The `lookers` rule looker price event. */
 export interface LookerPriceEvent {
   ticker: string;
   exchange: ExchangeName;
@@ -32,15 +32,15 @@ export function toLookerWatch(looker: { exchange: ExchangeName; market: Market; 
   return {
     exchange: looker.exchange,
     market: looker.market,
-    // Stored cryptos were validated (D1), so the canonical form always exists.
+    // Stored cryptos were validated (rules: tickers), so the canonical form always exists.
     tickers: looker.cryptos.map((crypto) => toCanonicalTicker(crypto) ?? crypto),
   };
 }
 
 /**
  * One crypto's event at `now`. `hasFeed` is false when the exchange has no realtime feed
- * (ENABLED_WEBSOCKET off, or the exchange is not configured): then every event is stale (SPEC 3).
- * A crypto never seen has null prices, volume and time, and is stale (D7).
+ * (ENABLED_WEBSOCKET off, or the exchange is not configured): then every event is stale (rules: staleness).
+ * A crypto never seen has null prices, volume and time, and is stale (rules: lookers).
  */
 export function lookerPriceEvent(
   book: QuoteReader,

@@ -7,7 +7,7 @@ export interface ClockBeat {
 export type BeatListener = (beat: ClockBeat) => void;
 
 /**
- * The ONE cadence timer of every looker stream (SPEC 4.2: every second). Listeners are looker
+ * The ONE cadence timer of every looker stream (rules: lookers; every second). Listeners are looker
  * channels, not clients, and the timer runs only while at least one is subscribed, so an idle
  * service does no work and 2,000 streams cost one timer, not 2,000.
  */

@@ -26,7 +26,7 @@ const watch = (...tickers: string[]): LookerWatch => ({ exchange: 'binance', mar
 const events = (frame: SseFrame | undefined) =>
   (frame?.bytes.toString('utf8').match(/^data: .*$/gm) ?? []).map((line) => JSON.parse(line.slice(6)) as { ticker: string; bid: number | null; stale: boolean });
 
-describe('looker streams (SPEC 4.2: shared clock, one batch per looker per beat)', () => {
+describe('looker streams (rules: lookers; shared clock, one batch per looker per beat)', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();

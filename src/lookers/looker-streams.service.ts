@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Observable, type Subscriber } from 'rxjs';
 import { batchFrames, dataFrame, type SseFrame } from '../common/sse/sse-frame.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { lookerPriceEvent, type LookerWatch } from './looker-price.engine.js';
 import { type ClockBeat, LookerStreamClock } from './looker-stream.clock.js';
@@ -24,7 +24,7 @@ export interface LookerStreamStats {
 }
 
 /**
- * The looker streams (SPEC 4.2). Clients of the same looker share one channel; each channel
+ * The looker streams (rules: lookers). Clients of the same looker share one channel; each channel
  * is one listener of the shared clock and builds its batch ONCE per beat (O(cryptos)), and the
  * same bytes go to all its clients. Within a beat, the frame of one (exchange, market, ticker)
  * is serialised once and reused by every looker that watches it.
@@ -40,7 +40,7 @@ export class LookerStreamsService implements OnApplicationShutdown {
     private readonly book: QuoteBook,
     @Inject(LOOKER_STREAM_CLOCK) private readonly clock: LookerStreamClock,
   ) {
-    // Quotes arrive only over the realtime feeds; without them every event is stale (SPEC 3).
+    // Quotes arrive only over the realtime feeds; without them every event is stale (rules: staleness).
     const { websocketEnabled, exchanges } = config.marketData;
     this.feedExchanges = new Set(websocketEnabled ? exchanges : []);
   }

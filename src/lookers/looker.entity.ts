@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { ExchangeName, Market } from '../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 
-/** A user's watchlist (SPEC 2.3, D7): up to six cryptos watched on one exchange and market. */
+/** A user's watchlist (rules: lookers): up to six cryptos watched on one exchange and market. */
 @Entity({ name: 'lookers' })
 export class LookerEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -13,7 +13,7 @@ export class LookerEntity {
   @Column({ type: 'text', nullable: true })
   name: string | null;
 
-  /** `BASEQUOTE` (D1), in the order sent, without duplicates. */
+  /** `BASEQUOTE` (rules: tickers), in the order sent, without duplicates. */
   @Column({ type: 'text', array: true })
   cryptos: string[];
 

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../common/errors/app-error.js';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { callerOf } from '../common/http/request-context.js';
 import { ApiIdParam, EXAMPLE_UUID } from '../common/openapi/api-field.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
@@ -116,8 +117,8 @@ export class LookersController {
     500: ['Failed to load looker', 'SSE not supported by this server'],
   })
   async stream(@Param('id', LookerIdParam) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    // The lookup comes first so a missing looker is a JSON 404, never an opened stream (D4).
-    const frames = await this.lookers.stream(id);
+    // The lookup comes first so a missing looker is a JSON 404, never an opened stream (rules: streams).
+    const frames = await this.lookers.stream(id, callerOf(req)?.email);
     return this.hub.open(req, res, frames, { stream: LOOKER_STREAM_NAME, policy: 'latest' });
   }
 }

@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Observable } from 'rxjs';
 import type { Repository } from 'typeorm';
-import { AppError } from '../common/errors/app-error.js';
+import { AppError, ErrorCode } from '../common/errors/app-error.js';
+import { EMAIL_MISMATCH } from '../common/http/auth-scope.js';
 import type { SseFrame } from '../common/sse/sse-frame.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
+import { type ExchangeName, parseExchangeName } from '../market-model/exchanges.js';
 import type { CreateLookerDto } from './dto/create-looker.dto.js';
 import { uniqueCryptos } from './dto/looker-rules.js';
 import { LookerDto } from './dto/looker.dto.js';
@@ -65,14 +66,18 @@ export class LookersService {
     this.streams.end(id);
   }
 
-  /** The looker's frames; 404 before anything is opened when it does not exist. */
-  async stream(id: string): Promise<Observable<SseFrame>> {
+  /**
+   * The looker's frames; 404 before anything is opened when it does not exist. `callerEmail`
+   * (AUTH_MODE=token) is the token's e-mail: another user's looker is a 403.
+   */
+  async stream(id: string, callerEmail?: string): Promise<Observable<SseFrame>> {
     const looker = await this.lookers.findOneBy({ id });
     if (!looker) throw AppError.notFound(LOOKER_NOT_FOUND);
+    if (callerEmail !== undefined && looker.email.toLowerCase() !== callerEmail) throw new AppError(ErrorCode.Forbidden, EMAIL_MISMATCH);
     return this.streams.frames(looker.id, toLookerWatch(looker));
   }
 
-  /** D7: case-insensitive, one of the configured exchanges; omitted means the first of them. */
+  /** The `lookers` rule: case-insensitive, one of the configured exchanges; omitted means the first of them. */
   private exchangeOf(value: unknown): ExchangeName {
     if (value === undefined || value === null) return this.exchanges[0] ?? 'binance';
     const exchange = typeof value === 'string' ? parseExchangeName(value) : null;

@@ -5,7 +5,7 @@ export const FEED_HEALTH_PUBLISH_MS = 1000;
 const MAX_AGE_MS = 3 * FEED_HEALTH_PUBLISH_MS;
 
 /**
- * Issue 20: an API instance runs no feeds, so /health/market and the price stream read the ingest
+ * An API instance runs no feeds, so /health/market and the price stream read the ingest
  * process's report, relayed through Redis. A missing or old report means the ingest process (or
  * the link to it) is gone, and every exchange is reported disconnected.
  */

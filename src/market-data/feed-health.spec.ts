@@ -20,8 +20,18 @@ describe('FeedHealth refused markets', () => {
         { ticker: 'FOO-USDT', market: 'SPOT', reason: 'okx 60018 instId:FOO-USDT doesn\'t exist', at: '2026-01-01T00:00:00.000Z' },
         { ticker: 'FOO-USDT', market: 'FUTURES', reason: 'delisted', at: '2026-01-01T00:01:00.000Z' },
       ],
+      restBannedUntil: null,
     });
     expect(report.bitget?.refused).toEqual([]);
+  });
+
+  it('shows restBannedUntil while a REST ban runs, the later of two, and null once it has passed; connections untouched', () => {
+    const health = new FeedHealth(['bybit']);
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    health.onEvent({ exchange: 'bybit', market: 'SPOT', connectionId: 'bybit:rest', state: 'rest-banned', at, restBannedUntil: at + 600_000 });
+    health.onEvent({ exchange: 'bybit', market: 'SPOT', connectionId: 'bybit:rest', state: 'rest-banned', at, restBannedUntil: at + 1_000 });
+    expect(health.report(() => null, at).bybit).toMatchObject({ restBannedUntil: '2026-01-01T00:10:00.000Z', reconnects: 0, connected: false });
+    expect(health.report(() => null, at + 600_000).bybit?.restBannedUntil).toBeNull();
   });
 
   it('keeps one entry per market (the latest) and cuts long reasons to 300 characters', () => {

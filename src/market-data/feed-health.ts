@@ -1,4 +1,4 @@
-import type { ExchangeName, Market } from './exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import type { ConnectionEvent, ConnectionState } from './market-data-source.js';
 
 export interface ExchangeHealth {
@@ -10,6 +10,8 @@ export interface ExchangeHealth {
   markets: number;
   /** Markets the exchange refused or delisted, dropped from the feeds (newest last). */
   refused: RefusedMarket[];
+  /** RFC 3339: the venue banned REST calls (429/418/403) and none is made until then; null when no ban runs. */
+  restBannedUntil: string | null;
 }
 
 export interface RefusedMarket {
@@ -30,7 +32,7 @@ interface ConnectionRecord {
 }
 
 /**
- * Folds connection events into per-exchange feed health (D12). An exchange is connected while
+ * Folds connection events into per-exchange feed health (rules: operating). An exchange is connected while
  * it has at least one feed connection and every one of them is up.
  */
 export class FeedHealth {
@@ -38,10 +40,15 @@ export class FeedHealth {
   private readonly reconnects = new Map<ExchangeName, number>();
   private readonly markets = new Map<ExchangeName, number>();
   private readonly refused = new Map<ExchangeName, Map<string, RefusedMarket>>();
+  private readonly restBannedUntil = new Map<ExchangeName, number>();
 
   constructor(private readonly exchanges: readonly ExchangeName[]) {}
 
   onEvent(event: ConnectionEvent): void {
+    if (event.state === 'rest-banned') {
+      this.restBannedUntil.set(event.exchange, Math.max(this.restBannedUntil.get(event.exchange) ?? 0, event.restBannedUntil ?? 0));
+      return;
+    }
     let byId = this.connections.get(event.exchange);
     if (!byId) this.connections.set(event.exchange, (byId = new Map<string, ConnectionRecord>()));
     if (event.state === 'closed') {
@@ -50,6 +57,11 @@ export class FeedHealth {
     }
     if (event.state === 'refused') {
       this.recordRefused(event.exchange, event.market, event.ticker ?? '', event.reason ?? 'refused', event.at);
+      return;
+    }
+    if (event.state === 'listed') {
+      // The venue trades it again: a new feed watches it, it is no longer refused.
+      this.refused.get(event.exchange)?.delete(`${event.market}|${event.ticker ?? ''}`);
       return;
     }
     const record = byId.get(event.connectionId) ?? { state: event.state, dials: 0 };
@@ -84,16 +96,18 @@ export class FeedHealth {
     return true;
   }
 
-  report(lastMessageAt: (exchange: ExchangeName) => number | null): Record<string, ExchangeHealth> {
+  report(lastMessageAt: (exchange: ExchangeName) => number | null, now = Date.now()): Record<string, ExchangeHealth> {
     const out: Record<string, ExchangeHealth> = {};
     for (const exchange of this.exchanges) {
       const last = lastMessageAt(exchange);
+      const banned = this.restBannedUntil.get(exchange);
       out[exchange] = {
         connected: this.isConnected(exchange),
         lastMessageAt: last === null ? null : new Date(last).toISOString(),
         reconnects: this.reconnectCount(exchange),
         markets: Math.max(0, (this.markets.get(exchange) ?? 0) - (this.refused.get(exchange)?.size ?? 0)),
         refused: [...(this.refused.get(exchange)?.values() ?? [])],
+        restBannedUntil: banned !== undefined && banned > now ? new Date(banned).toISOString() : null,
       };
     }
     return out;

@@ -1,8 +1,8 @@
 /**
  * The latest collected funding rate per perpetual. The funding collector (its own module, which
  * depends on market data) publishes each collection here; the sample recorder reads it, so
- * every sample carries the rate of its moment (D8) and the calculator gets it from the sample
- * (D5) without market data depending on the funding module.
+ * every sample carries the rate of its moment (rules: recorders) and the calculator gets it from the sample
+ * (rules: quotes) without market data depending on the funding module.
  */
 export class FundingRateBook {
   private rates = new Map<string, number>();

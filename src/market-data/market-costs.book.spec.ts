@@ -20,7 +20,7 @@ async function bookOf(src: CostsSource): Promise<MarketCostsBook> {
 }
 
 describe('MarketCostsBook', () => {
-  it('a source without fee and network calls gives the D8 defaults, estimated and executable', async () => {
+  it('a source without fee and network calls gives the `cost-defaults` rule defaults, estimated and executable', async () => {
     const book = await bookOf({});
     expect(book.costsOf(ROUTE, 2000)).toEqual({
       buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.0005, withdrawalFeeUsd: 1, feesEstimated: true, executable: true,
@@ -39,6 +39,14 @@ describe('MarketCostsBook', () => {
     expect(book.costsOf(ROUTE, 2000)).toEqual({
       buyFeePercent: 0.075, sellFeePercent: 0.08, withdrawalFee: 0.0008, withdrawalFeeUsd: 1.6, feesEstimated: false, executable: true,
     });
+  });
+
+  it('converts a withdrawal fee by the money rule: 0.07 base at an ask of 3 is 0.21 USD (0.21000000000000002 in doubles), the default 1 USD at 3 is 0.33333333 base', async () => {
+    const book = await bookOf(source({}, { binance: [net('ERC20', true, true, 0.07)], okx: [net('ERC20', true, true, 0.2)] }));
+    expect(0.07 * 3).not.toBe(0.21);
+    expect(book.costsOf(ROUTE, 3)).toMatchObject({ withdrawalFee: 0.07, withdrawalFeeUsd: 0.21 });
+    const defaults = await bookOf({});
+    expect(defaults.costsOf(ROUTE, 3)).toMatchObject({ withdrawalFee: 0.33333333, withdrawalFeeUsd: 1 });
   });
 
   it('is not executable when no common network is open for withdrawal out and deposit in', async () => {
@@ -69,7 +77,7 @@ describe('MarketCostsBook', () => {
     expect(book.costsOf(ROUTE, 2000).buyFeePercent).toBe(0.02);
   });
 
-  describe('transferOf (the live stream\'s network and transfer state, issue 21)', () => {
+  describe('transferOf (the live stream\'s network and transfer state)', () => {
     it('picks the cheapest network open out of the buy side and into the sell side, skipping a closed one', async () => {
       const book = await bookOf(source({}, {
         // OPTIMISM is cheapest but okx does not list it; ERC20 is cheaper than ARBITRUM but its okx deposit is closed.
@@ -90,7 +98,7 @@ describe('MarketCostsBook', () => {
       expect(book.transferOf(ROUTE)).toEqual({ network: null, transferable: false, executable: false, withdrawalFee: 0.0004 });
     });
 
-    it('unknown networks: not transferable (nothing known to be open), executable for D8, fee unknown', async () => {
+    it('unknown networks: not transferable (nothing known to be open), executable for the `recorders` rule, fee unknown', async () => {
       const book = await bookOf(source({}, { binance: [net('ERC20', true, true, 0.0004)] }));
       expect(book.transferOf(ROUTE)).toEqual({ network: null, transferable: false, executable: true, withdrawalFee: null });
     });

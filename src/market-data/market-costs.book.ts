@@ -1,5 +1,8 @@
+import { dec, roundAmount } from '../common/money/money.js';
 import type { CurrencyNetwork, MarketDataSource, TradingFee } from './market-data-source.js';
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
+import type { VenueCoin } from './contract-identity.engine.js';
+import type { ContractSource } from './name-collisions.js';
 import {
   DEFAULT_TAKER_FEE_PERCENT,
   DEFAULT_WITHDRAWAL_FEE_USD,
@@ -11,7 +14,7 @@ import {
 /** The part of the market-data source the costs come from. */
 export type CostsSource = Pick<MarketDataSource, 'fetchTradingFees' | 'fetchNetworks'>;
 
-/** Which of the two figures a refresh reads; each has its own timer (issue 21). */
+/** Which of the two figures a refresh reads; each has its own timer. */
 export type CostsKind = 'fees' | 'networks';
 
 interface ExchangeCosts {
@@ -28,23 +31,25 @@ export interface RouteTransfer {
   /** True only when such a network is KNOWN to be open (unknown states are not transferable). */
   transferable: boolean;
   /**
-   * D8's executable: like `transferable`, but unknown networks on either side count as open, so the
+   * The `recorders` rule's executable: like `transferable`, but unknown networks on either side count as open, so the
    * recorder never holds a route back for lack of information.
    */
   executable: boolean;
-  /** Withdrawal fee in base units; null: unknown, the D8 default (1 USD) applies and the figure is estimated. */
+  /** Withdrawal fee in base units; null: unknown, the `cost-defaults` rule default (1 USD) applies and the figure is estimated. */
   withdrawalFee: number | null;
 }
 
 /**
- * Route costs from the exchanges' own fees and networks (D8): market data, kept beside the quote
+ * Route costs from the exchanges' own fees and networks (rules: recorders): market data, kept beside the quote
  * book and read by the history recorder and the live opportunity stream. What is not known (the
  * source offers no such call, the call failed before any success, the market or asset is missing)
- * falls back to the D8 defaults and is marked estimated. A failed refresh keeps the previous
+ * falls back to the `cost-defaults` rule defaults and is marked estimated. A failed refresh keeps the previous
  * figures: fees and network states change rarely, and stale beats estimated.
  */
-export class MarketCostsBook implements RouteCostsProvider {
+export class MarketCostsBook implements RouteCostsProvider, ContractSource {
   private readonly byExchange = new Map<string, ExchangeCosts>();
+  /** Bumped on every successful networks refresh: contract addresses may have changed. */
+  contractsVersion = 0;
 
   constructor(private readonly source: CostsSource) {}
 
@@ -63,7 +68,10 @@ export class MarketCostsBook implements RouteCostsProvider {
         if (fees) costs.fees = feesByTicker(fees);
       } else {
         const networks = await this.source.fetchNetworks?.(exchange);
-        if (networks) costs.networks = networksByAsset(networks);
+        if (networks) {
+          costs.networks = networksByAsset(networks);
+          this.contractsVersion++;
+        }
       }
       return null;
     } catch (error) {
@@ -80,12 +88,13 @@ export class MarketCostsBook implements RouteCostsProvider {
     const buyFee = this.takerFeeOf(route.buyExchange, route.ticker);
     const sellFee = this.takerFeeOf(route.sellExchange, route.ticker);
     const transfer = this.transferOf(route);
-    const withdrawalFee = transfer.withdrawalFee ?? DEFAULT_WITHDRAWAL_FEE_USD / buyAsk;
+    // The fee in USD at the buy ask, or the default USD fee in base units: the money rule, decimal, rounded once.
+    const known = transfer.withdrawalFee;
     return {
       buyFeePercent: buyFee ?? DEFAULT_TAKER_FEE_PERCENT,
       sellFeePercent: sellFee ?? DEFAULT_TAKER_FEE_PERCENT,
-      withdrawalFee,
-      withdrawalFeeUsd: withdrawalFee * buyAsk,
+      withdrawalFee: known ?? roundAmount(dec(DEFAULT_WITHDRAWAL_FEE_USD).div(buyAsk)),
+      withdrawalFeeUsd: known === null ? DEFAULT_WITHDRAWAL_FEE_USD : roundAmount(dec(known).times(buyAsk)),
       feesEstimated: buyFee === undefined || sellFee === undefined || transfer.withdrawalFee === null,
       executable: transfer.executable,
     };
@@ -96,7 +105,7 @@ export class MarketCostsBook implements RouteCostsProvider {
    * deposit on the sell exchange, the one with the lowest known withdrawal fee (ties and unknown
    * fees by name, so the answer does not depend on the exchange's listing order). With no such
    * network the fee is still the cheapest of the buy side's networks, as the recorder has always
-   * charged it; with none known, the D8 default.
+   * charged it; with none known, the `recorders` rule default.
    */
   transferOf(route: SpotRoute): RouteTransfer {
     const asset = baseOf(route.ticker);
@@ -111,6 +120,18 @@ export class MarketCostsBook implements RouteCostsProvider {
     if (best) return { network: best.network, transferable: true, executable: true, withdrawalFee: best.withdrawFee };
     const fees = out.map((n) => n.withdrawFee).filter((f): f is number => f !== null);
     return { network: null, transferable: false, executable: false, withdrawalFee: fees.length > 0 ? Math.min(...fees) : null };
+  }
+
+  /** Every exchange's assets that have at least one contract address, for the coin-identity rule. */
+  venueCoins(): VenueCoin[] {
+    const out: VenueCoin[] = [];
+    for (const [exchange, costs] of this.byExchange) {
+      for (const [asset, networks] of costs.networks) {
+        const contracts = networks.flatMap((n) => (n.contract ? [{ network: n.network, address: n.contract }] : []));
+        if (contracts.length > 0) out.push({ exchange: exchange as ExchangeName, asset, contracts });
+      }
+    }
+    return out;
   }
 
   private costsOfExchange(exchange: ExchangeName): ExchangeCosts {

@@ -1,4 +1,4 @@
-import { soloLease } from '../scale-out/testing/solo-lease.js';
+import { soloLease } from '../redis/testing/solo-lease.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
 import { MarketCostsBook } from './market-costs.book.js';
@@ -8,7 +8,7 @@ import type { CurrencyNetwork } from './market-data-source.js';
 const config = { marketData: { websocketEnabled: true, simulatorUrl: null, exchanges: ['binance'] } } as unknown as AppConfig;
 const ERC20: CurrencyNetwork = { asset: 'ETH', network: 'ERC20', withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0004 };
 
-describe('MarketCostsJob: fees and networks on their own timers (issue 21)', () => {
+describe('MarketCostsJob: fees and networks on their own timers', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

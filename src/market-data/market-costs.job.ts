@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { type CostsKind, MarketCostsBook } from './market-costs.book.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 
 /**
- * Issue 10: network states are read every 10 minutes. Taker fees come from the loaded markets,
+ * Network states are read every 10 minutes. Taker fees come from the loaded markets,
  * which the ingest workers reload hourly, so reading them more often only repeats the same table.
  */
 export const COSTS_REFRESH_MS: Readonly<Record<CostsKind, number>> = { networks: 10 * 60_000, fees: 60 * 60_000 };
@@ -33,9 +33,9 @@ export class MarketCostsJob implements OnApplicationBootstrap, OnApplicationShut
   onApplicationBootstrap(): void {
     const { websocketEnabled, simulatorUrl } = this.config.marketData;
     if (!(websocketEnabled || simulatorUrl !== null)) return;
-    // Issue 20: the route costs price the detector's events, so they live where it runs.
+    // The route costs price the detector's events, so they live where it runs.
     void this.lease.run(() => {
-      // Not awaited: a slow exchange must not hold the start up; until then the D8 defaults apply.
+      // Not awaited: a slow exchange must not hold the start up; until then the `recorders` rule defaults apply.
       for (const exchange of this.config.marketData.exchanges) {
         for (const kind of ['fees', 'networks'] as const) void this.cycle(exchange, kind);
       }

@@ -1,8 +1,9 @@
 import type { Observable } from 'rxjs';
-import type { ExchangeName, Market } from './exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import type { IngestCounters } from './ingest/worker-market-data.source.js';
+import type { MarketTable } from './market-table.js';
 
-/** One best bid/ask update, normalised (D1): the only shape feature modules ever see. */
+/** One best bid/ask update, normalised (rules: tickers): the only shape feature modules ever see. */
 export interface QuoteTick {
   readonly exchange: ExchangeName;
   readonly market: Market;
@@ -14,15 +15,17 @@ export interface QuoteTick {
   readonly askQty: number;
   /** Exchange timestamp in Unix ms, null when the exchange sent none. */
   readonly exchangeTime: number | null;
-  /** Local receive time in Unix ms: staleness (D5) is judged on this. */
+  /** Local receive time in Unix ms: staleness (rules: staleness) is judged on this. */
   readonly receivedAt: number;
 }
 
 /**
  * `refused`: not a change of the connection but of one of its symbols, which the exchange
- * refused or delisted; `ticker` names it and the connection carries on without it.
+ * refused or delisted; `ticker` names it and the connection carries on without it. `listed`: such a
+ * symbol trades again and a new feed watches it.
  */
-export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed' | 'refused';
+/** `rest-banned`: the venue banned the exchange's REST calls (429/418/403) until `restBannedUntil`; no connection is meant. */
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed' | 'refused' | 'listed' | 'rest-banned';
 
 /**
  * A change of state of one feed connection. `connectionId` is stable across reconnects of the
@@ -36,13 +39,17 @@ export interface ConnectionEvent {
   readonly at: number;
   /** Why a connection went down (error message, `silence`, `shutdown`), or why a symbol was refused. */
   readonly reason?: string;
-  /** The refused symbol (state `refused` only), canonical `BASE-QUOTE`. */
+  /** The refused or listed-again symbol (states `refused` and `listed` only), canonical `BASE-QUOTE`. */
   readonly ticker?: string;
+  /** State `rest-banned` only: no REST call to the exchange until then (Unix ms). */
+  readonly restBannedUntil?: number;
 }
 
 export interface MarketListing {
   readonly market: Market;
   readonly ticker: string;
+  /** Set when the market is listed but left out of the feeds, with why (a lot of unknown size). */
+  readonly leftOut?: string;
 }
 
 /** 24 h volume in the quote currency. */
@@ -53,7 +60,7 @@ export interface VolumeEntry {
 }
 
 /**
- * Funding of one USDT perpetual as the exchange reports it (issue 8, D11). `intervalSource` is
+ * Funding of one USDT perpetual as the exchange reports it (rules: funding). `intervalSource` is
  * `exchange` when the exchange states the interval, else `unavailable` (the funding collector
  * may then derive one from consecutive funding times).
  */
@@ -71,14 +78,24 @@ export interface FundingSnapshot {
   readonly markPrice: number | null;
 }
 
-/** Taker fee of one spot market, in percent (issue 10, D8). */
+/** One settled funding payment of a perpetual, as the venue's funding-history call lists it. */
+export interface FundingSettlementRead {
+  /** Unix ms of the payment. */
+  readonly settledAt: number;
+  /** Fraction per interval. */
+  readonly rate: number;
+  /** The mark price the venue states for the payment (binance), else null. */
+  readonly markPrice: number | null;
+}
+
+/** Taker fee of one spot market, in percent (rules: recorders). */
 export interface TradingFee {
   /** Canonical `BASE-QUOTE`. */
   readonly ticker: string;
   readonly takerPercent: number;
 }
 
-/** Transfer state of one currency on one network of an exchange (issue 10, D8). */
+/** Transfer state of one currency on one network of an exchange (rules: recorders). */
 export interface CurrencyNetwork {
   /** Base currency, e.g. `BTC`. */
   readonly asset: string;
@@ -88,6 +105,8 @@ export interface CurrencyNetwork {
   readonly depositEnabled: boolean;
   /** Withdrawal fee in base units, null when the exchange states none. */
   readonly withdrawFee: number | null;
+  /** The token's contract address on this network; absent when the venue gives none (native coins, no keys). */
+  readonly contract?: string;
 }
 
 /**
@@ -95,7 +114,13 @@ export interface CurrencyNetwork {
  * tests substitute an in-memory fake. Feature modules depend on this, never on ccxt.
  */
 export interface MarketDataSource {
-  readonly ticks: Observable<QuoteTick>;
+  /**
+   * Best bid/ask updates as tick batches (ingest/tick-batch.ts layout): the unit that goes on,
+   * unpacked by nobody, to the quote book and to Redis. Market indexes refer to `marketTable`.
+   */
+  readonly batches: Observable<Float64Array>;
+  /** The process's one market table; every batch's indexes are in it before the batch is emitted. */
+  readonly marketTable: MarketTable;
   readonly connectionEvents: Observable<ConnectionEvent>;
   /** Spot and USDT-perpetual markets the exchange lists (cached; refreshed by the source). */
   listMarkets(exchange: ExchangeName): Promise<MarketListing[]>;
@@ -103,11 +128,17 @@ export interface MarketDataSource {
   /** Current funding of every USDT perpetual of the exchange (REST); rejects when it cannot be read. */
   fetchFundingRates(exchange: ExchangeName): Promise<FundingSnapshot[]>;
   /**
-   * Spot taker fees (issue 10). Optional until every source offers them: a source without it,
-   * or a market it leaves out, means the fee is unknown and the D8 default applies, marked estimated.
+   * Settled funding of one perpetual (canonical ticker) from `since` (Unix ms), oldest first,
+   * paced within the venue's limit for its funding-history call. Optional: a source without it
+   * has no settled history to backfill.
+   */
+  fetchFundingHistory?(exchange: ExchangeName, ticker: string, since: number): Promise<FundingSettlementRead[]>;
+  /**
+   * Spot taker fees. Optional until every source offers them: a source without it,
+   * or a market it leaves out, means the fee is unknown and the `cost-defaults` rule default applies, marked estimated.
    */
   fetchTradingFees?(exchange: ExchangeName): Promise<TradingFee[]>;
-  /** Withdrawal/deposit state and fee per currency and network (issue 10); optional as above. */
+  /** Withdrawal/deposit state and fee per currency and network; optional as above. */
   fetchNetworks?(exchange: ExchangeName): Promise<CurrencyNetwork[]>;
   /** What the ingest side counted (quotes received and conflated, worker health); for metrics. */
   ingestCounters?(): IngestCounters;

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { MetricsService } from '../metrics/metrics.service.js';
-import type { ExchangeName } from './exchanges.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { MARKET_DATA_SOURCE } from './market-data.constants.js';
 import type { MarketDataSource } from './market-data-source.js';
 import type { IngestCounters } from './ingest/worker-market-data.source.js';
@@ -99,7 +99,7 @@ export class MarketDataMetrics {
     });
     new Gauge({
       name: 'market_stale_quotes',
-      help: 'Quotes in the book whose last tick is older than 10 s (D5)',
+      help: 'Quotes in the book whose last tick is older than 10 s (stale)',
       registers: [metrics.registry],
       collect() {
         this.set(book.countStale());

@@ -19,6 +19,9 @@ import { InProcessQuoteTickBus, type QuoteTickBus } from './quote-tick-bus.js';
 import { SampleRecorderJob } from './sample-recorder.job.js';
 import { TickLatency } from './tick-latency.js';
 import { FeedHealthMirror } from './feed-health-mirror.js';
+import { MarketTable } from './market-table.js';
+import { DepthService } from './depth/depth.service.js';
+import { MarketBooksController } from './depth/market-books.controller.js';
 
 /**
  * The market-data core: source (ccxt), quote book, route costs book, tick bus, feed health and
@@ -27,14 +30,16 @@ import { FeedHealthMirror } from './feed-health-mirror.js';
  */
 @Global()
 @Module({
-  controllers: [MarketHealthController],
+  controllers: [MarketHealthController, MarketBooksController],
   providers: [
     { provide: MARKET_CLOCK, useValue: systemClock },
     { provide: QUOTE_TICK_BUS, useFactory: (): QuoteTickBus => new InProcessQuoteTickBus() },
+    // One market table per process: the source's, which its batches' market indexes refer to.
+    { provide: MarketTable, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => source.marketTable },
     {
       provide: QuoteBook,
-      inject: [QUOTE_TICK_BUS, MARKET_CLOCK],
-      useFactory: (bus: QuoteTickBus, clock: Clock) => new QuoteBook(bus, clock),
+      inject: [QUOTE_TICK_BUS, MARKET_CLOCK, MarketTable],
+      useFactory: (bus: QuoteTickBus, clock: Clock, table: MarketTable) => new QuoteBook(bus, clock, table),
     },
     {
       provide: MARKET_DATA_SOURCE,
@@ -47,6 +52,7 @@ import { FeedHealthMirror } from './feed-health-mirror.js';
           credentials: c.credentials,
           worker: {
             simulatorUrl: c.simulatorUrl,
+            exchangeUrls: c.exchangeUrls,
             silenceTimeoutMs: c.silenceTimeoutMs,
             backoff: { baseMs: c.reconnectBaseMs, maxMs: c.reconnectMaxMs },
             marketsRefreshMs: c.marketsRefreshMs,
@@ -60,9 +66,9 @@ import { FeedHealthMirror } from './feed-health-mirror.js';
     },
     {
       provide: NameCollisions,
-      inject: [APP_CONFIG, QuoteBook, MARKET_CLOCK],
-      useFactory: ({ marketData: c }: AppConfig, book: QuoteBook, clock: Clock) =>
-        new NameCollisions({ spreadPercent: c.nameCollisionSpreadPercent, minDurationMs: c.nameCollisionMinMs }, book, clock),
+      inject: [APP_CONFIG, QuoteBook, MARKET_CLOCK, MarketCostsBook],
+      useFactory: ({ marketData: c }: AppConfig, book: QuoteBook, clock: Clock, costs: MarketCostsBook) =>
+        new NameCollisions({ spreadPercent: c.nameCollisionSpreadPercent, minDurationMs: c.nameCollisionMinMs }, book, clock, { contracts: costs, denylist: c.denylist }),
     },
     FundingRateBook,
     TickLatency,
@@ -74,7 +80,9 @@ import { FeedHealthMirror } from './feed-health-mirror.js';
     // Route costs (fees, networks) are market data too: the history recorder and the live stream read them.
     { provide: MarketCostsBook, inject: [MARKET_DATA_SOURCE], useFactory: (source: MarketDataSource) => new MarketCostsBook(source) },
     MarketCostsJob,
+    // Order books of open routes' legs: held by the ingest workers, sized into the stream's events.
+    DepthService,
   ],
-  exports: [FeedHealthMirror, FundingRateBook, MarketCostsBook, NameCollisions, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketDataService, MarketSampleRepository],
+  exports: [DepthService, FeedHealthMirror, FundingRateBook, MarketCostsBook, NameCollisions, MARKET_CLOCK, QUOTE_TICK_BUS, QuoteBook, MARKET_DATA_SOURCE, MarketTable, MarketDataService, MarketSampleRepository],
 })
 export class MarketDataModule {}

@@ -1,4 +1,5 @@
-import { soloLease } from '../scale-out/testing/solo-lease.js';
+import { Logger } from '@nestjs/common';
+import { soloLease } from '../redis/testing/solo-lease.js';
 import { TickLatency } from './tick-latency.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
@@ -21,7 +22,7 @@ describe('MarketDataService with a fake source', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     source = new FakeMarketDataSource();
-    book = new QuoteBook(new InProcessQuoteTickBus(), { now: () => Date.now() });
+    book = new QuoteBook(new InProcessQuoteTickBus(), { now: () => Date.now() }, source.marketTable);
     source.markets.set('binance', [
       { market: 'SPOT', ticker: 'BTC-USDT' },
       { market: 'FUTURES', ticker: 'BTC-USDT' },
@@ -49,9 +50,27 @@ describe('MarketDataService with a fake source', () => {
     expect(source.watches).toEqual([]);
     expect(source.volumeFetches).toBe(0);
     expect(s.healthReport()).toEqual({
-      binance: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [] },
-      okx: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [] },
+      binance: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [], restBannedUntil: null },
+      okx: { connected: false, lastMessageAt: null, reconnects: 0, markets: 0, refused: [], restBannedUntil: null },
     });
+  });
+
+  it('a REST ban (even without the feeds) shows restBannedUntil until it ends and is logged once, with no query string', async () => {
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const s = await start({ EXCHANGES: 'binance,okx' });
+    const until = Date.now() + 120_000;
+    source.eventSubject.next({
+      exchange: 'binance', market: 'SPOT', connectionId: 'binance:rest', state: 'rest-banned', at: Date.now(), restBannedUntil: until,
+      reason: 'binance GET https://api.binance.com/api/v3/ticker/24hr 418 I\'m a teapot',
+    });
+    expect(s.healthReport().binance?.restBannedUntil).toBe(new Date(until).toISOString());
+    expect(s.healthReport().okx?.restBannedUntil).toBeNull();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      `binance: REST banned by the venue until ${new Date(until).toISOString()} (binance GET https://api.binance.com/api/v3/ticker/24hr 418 I'm a teapot); no call to binance until then`,
+    ]);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(s.healthReport().binance?.restBannedUntil).toBeNull();
+    warn.mockRestore();
   });
 
   it('picks the auto universe, watches what each exchange lists and feeds the book', async () => {

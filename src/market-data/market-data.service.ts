@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { MarketDataConfig } from '../config/market-data-config.js';
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { MARKET_CLOCK, MARKET_DATA_SOURCE } from './market-data.constants.js';
-import type { MarketDataSource, MarketListing } from './market-data-source.js';
+import type { ConnectionEvent, MarketDataSource, MarketListing } from './market-data-source.js';
 import { FeedHealth, type ExchangeHealth } from './feed-health.js';
 import { QuoteBook } from './quote-book.js';
 import { TickLatency } from './tick-latency.js';
@@ -12,12 +12,14 @@ import type { Clock } from './clock.js';
 import { selectUniverse, tickersListed } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
 import { type ExcludedTicker, NameCollisions } from './name-collisions.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 import { FeedHealthMirror } from './feed-health-mirror.js';
+import { DepthService } from './depth/depth.service.js';
+import { EndpointRefusalWatch, endpointLines } from './endpoint-watch.js';
 
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
- * universe, starts the source's watches, pipes ticks into the quote book and refreshes volumes
+ * universe, starts the source's watches, hands its tick batches to the quote book and refreshes volumes
  * and markets on their timers. Without the flag it opens no connection at all.
  */
 @Injectable()
@@ -30,6 +32,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
   private universe: string[] = [];
   private stopped = false;
   private readonly servesOnly: boolean;
+  private readonly endpoints: EndpointRefusalWatch;
 
   constructor(
     @Inject(APP_CONFIG) appConfig: AppConfig,
@@ -40,27 +43,38 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     private readonly collisions: NameCollisions,
     private readonly lease: IngestLease,
     readonly mirror: FeedHealthMirror = new FeedHealthMirror(),
+    // Named: the metadata of a `| null` type is Object, which Nest cannot resolve.
+    @Optional() @Inject(DepthService) private readonly depth: DepthService | null = null,
   ) {
     this.config = appConfig.marketData;
     this.servesOnly = appConfig.scaleOut.role === 'api';
     this.health = new FeedHealth(this.config.exchanges);
+    this.endpoints = new EndpointRefusalWatch(this.config.exchangeUrls, (line) => this.logger.warn(line));
   }
 
   onApplicationBootstrap(): void {
+    // REST runs without the feeds too (funding, costs): its bans are reported either way.
+    this.subscriptions.push(this.source.connectionEvents.subscribe((event) => this.onRestBan(event)));
     if (!this.config.websocketEnabled) return;
-    // Issue 20: only the process holding the ingest lease opens feeds (ROLE=all: this one, now).
+    // Only the process holding the ingest lease opens feeds (ROLE=all: this one, now).
     void this.lease.run(() => this.startIngest());
   }
 
   private startIngest(): void {
     if (this.stopped) return;
     this.subscriptions.push(
-      this.source.ticks.subscribe((tick) => {
-        this.latency.recordTick(tick, this.clock.now());
-        this.book.apply(tick);
+      this.source.batches.subscribe((batch) => {
+        this.latency.recordBatch(batch, this.book.table, this.clock.now());
+        this.book.applyBatch(batch);
       }),
-      this.source.connectionEvents.subscribe((event) => this.health.onEvent(event)),
+      this.source.connectionEvents.subscribe((event) => {
+        if (event.state === 'rest-banned') return;
+        this.health.onEvent(event);
+        this.endpoints.onEvent(event);
+        this.collisions.onFeedEvent(event);
+      }),
     );
+    for (const line of endpointLines(this.config.exchanges, this.config.exchangeUrls, this.config.simulatorUrl)) this.logger.log(line);
     this.collisions.start();
     // In the background: the HTTP server must come up even while exchanges are unreachable.
     void this.startFeeds();
@@ -74,17 +88,26 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     this.subscriptions.forEach((s) => s.unsubscribe());
   }
 
-  /** Per exchange; on an API instance (issue 20), the ingest process's report relayed through Redis. */
+  private onRestBan(event: ConnectionEvent): void {
+    if (event.state !== 'rest-banned' || event.restBannedUntil === undefined) return;
+    this.health.onEvent(event);
+    const until = new Date(event.restBannedUntil).toISOString();
+    this.logger.warn(`${event.exchange}: REST banned by the venue until ${until} (${event.reason ?? 'rate limit'}); no call to ${event.exchange} until then`);
+  }
+
+  /** Per exchange; on an API instance, the ingest process's report relayed through Redis. */
   healthReport(): Record<string, ExchangeHealth> {
     const lastMessageAt = (exchange: ExchangeName) => this.book.lastMessageAt(exchange);
-    if (!this.servesOnly) return this.health.report(lastMessageAt);
+    if (!this.servesOnly) return this.health.report(lastMessageAt, this.clock.now());
     // No fresh report: the ingest process is gone, so no feed is up whatever the last ticks say.
     return this.mirror.fresh(this.clock.now()) ?? new FeedHealth(this.config.exchanges).report(lastMessageAt);
   }
 
   /** /health/market: feed state per exchange and the tickers excluded as name collisions. */
-  marketHealth(): { exchanges: Record<string, ExchangeHealth>; excluded: ExcludedTicker[] } {
-    return { exchanges: this.healthReport(), excluded: this.collisions.list() };
+  marketHealth(): { exchanges: Record<string, ExchangeHealth>; excluded: ExcludedTicker[]; books: Record<string, number> } {
+    const held = this.depth?.heldCounts();
+    const books = Object.fromEntries(this.config.exchanges.map((e) => [e, held?.[e] ?? 0]));
+    return { exchanges: this.healthReport(), excluded: this.collisions.list(), books };
   }
 
   get symbols(): readonly string[] {
@@ -112,6 +135,8 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
   private async loadExchange(exchange: ExchangeName, attempt: number) {
     try {
       const markets = await this.source.listMarkets(exchange);
+      const leftOut = markets.filter((m) => m.leftOut !== undefined);
+      if (leftOut.length > 0) this.logger.warn(`${exchange}: ${leftOut.length} market(s) left out: ${leftOut.slice(0, 10).map((m) => `${m.market} ${m.ticker} (${m.leftOut ?? ''})`).join('; ')}`);
       const volumes = await this.source.fetchVolumes(exchange);
       this.book.mergeVolumes(exchange, volumes);
       return { exchange, markets, volumes };
@@ -147,7 +172,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
       try {
         this.book.mergeVolumes(exchange, await this.source.fetchVolumes(exchange));
       } catch (err) {
-        // Volume may lag (D5/D6); keep the last known values and try again next period.
+        // Volume may lag (rules: quotes, opportunities); keep the last known values and try again next period.
         this.logger.warn(`${exchange}: volume refresh failed: ${String(err)}`);
       }
     }

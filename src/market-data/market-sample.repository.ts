@@ -53,7 +53,7 @@ function toSample(r: SampleRow): MarketSample {
   };
 }
 
-/** market_samples (D8): partition upkeep, chunked bulk inserts, the latest sample and the day read by group. */
+/** market_samples (rules: recorders): partition upkeep, chunked bulk inserts, the latest sample and the day read by group. */
 @Injectable()
 export class MarketSampleRepository {
   private readonly logger = new Logger('MarketSamples');
@@ -117,7 +117,7 @@ export class MarketSampleRepository {
     }
   }
 
-  /** The newest sample of (ticker, exchange) not older than `notOlderThan`, or null (D5). */
+  /** The newest sample of (ticker, exchange) not older than `notOlderThan`, or null (rules: quotes). */
   async latestSample(ticker: string, exchange: string, notOlderThan: Date): Promise<MarketSample | null> {
     const rows: SampleRow[] = await this.db.query(
       `SELECT ${COLUMNS} FROM market_samples

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { medianOf, NameCollisionDetector, type MidQuote } from './name-collision.engine.js';
 
 const MIN = 60_000;
 const q = (exchange: ExchangeName, ticker: string, mid: number): MidQuote => ({ exchange, ticker, bid: mid - 0.01, ask: mid + 0.01 });
 
-describe('NameCollisionDetector (issue 17)', () => {
+describe('NameCollisionDetector', () => {
   const detector = (): NameCollisionDetector => new NameCollisionDetector({ spreadPercent: 20, minDurationMs: 10 * MIN });
 
   it('takes the median of the venues: the odd one is 50 % off 1.00, the others 0 %', () => {

@@ -1,4 +1,4 @@
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 
 export interface NameCollisionOptions {
   /** A venue whose mid is off the reference by MORE than this is suspect (NAME_COLLISION_SPREAD_PERCENT). */
@@ -24,7 +24,7 @@ export interface Exclusion {
 }
 
 /**
- * The same ticker naming two different coins on two venues (issue 17). Real arbitrage between
+ * The same ticker naming two different coins on two venues. Real arbitrage between
  * venues closes within minutes and is rarely above a few percent; two different coins keep
  * their own prices, tens of percent apart, for as long as both trade. So a venue's ticker is
  * excluded from opportunities when its spot mid stays more than `spreadPercent` away from the

@@ -1,11 +1,11 @@
-/** What moving capital along a spot route costs, and whether it can move at all (D8). */
+/** What moving capital along a spot route costs, and whether it can move at all (rules: recorders). */
 export interface RouteCosts {
   buyFeePercent: number;
   sellFeePercent: number;
   /** Base units, charged on withdrawal from the buy exchange. */
   withdrawalFee: number;
   withdrawalFeeUsd: number;
-  /** Some figure above is a D8 default rather than the exchange's own. */
+  /** Some figure above is a `recorders` default rather than the exchange's own. */
   feesEstimated: boolean;
   /** Withdrawal on the buy exchange and deposit on the sell exchange are open on one common network. */
   executable: boolean;
@@ -30,7 +30,7 @@ export const DEFAULT_TAKER_FEE_PERCENT = 0.1;
 export const DEFAULT_WITHDRAWAL_FEE_USD = 1;
 
 /**
- * D8 defaults for every route: taker 0.1 % on both sides, withdrawal 1 USD, all marked estimated.
+ * The `cost-defaults` rule defaults for every route: taker 0.1 % on both sides, withdrawal 1 USD, all marked estimated.
  * Nothing is known about networks yet, so no route is held back as not executable.
  */
 export class DefaultRouteCosts implements RouteCostsProvider {

@@ -7,7 +7,7 @@ import { FundingRateBook } from './funding-rate-book.js';
 import { QuoteBook } from './quote-book.js';
 import { SampleRecorder } from './sample-recorder.js';
 import { errorFields } from '../common/logging/json-logger.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 
 const DAY_MS = 86_400_000;
 /** Partition upkeep is idempotent and cheap, so it runs hourly rather than at an exact midnight. */
@@ -15,7 +15,7 @@ const MAINTENANCE_MS = 60 * 60 * 1000;
 /** Partitions kept ready ahead of now, so a job that misses a run never meets a missing partition. */
 const DAYS_AHEAD = 3;
 
-/** Thin scheduler for the sample recorder (D8); SAMPLE_INTERVAL_MS=0 switches it off. */
+/** Thin scheduler for the sample recorder (rules: recorders); SAMPLE_INTERVAL_MS=0 switches it off. */
 @Injectable()
 export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SampleRecorder');
@@ -42,7 +42,7 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
   async onApplicationBootstrap(): Promise<void> {
     const { sampleIntervalMs } = this.config.marketData;
     if (sampleIntervalMs <= 0) return;
-    // Issue 20: recorded once, by the process holding the ingest lease.
+    // Recorded once, by the process holding the ingest lease.
     await this.lease.run(() => this.start(sampleIntervalMs));
   }
 

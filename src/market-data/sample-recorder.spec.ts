@@ -10,7 +10,7 @@ const tick = (over: Partial<QuoteTick>): QuoteTick => ({
   exchangeTime: null, receivedAt: 0, ...over,
 });
 
-describe('sample recorder (D8)', () => {
+describe('sample recorder (rules: recorders)', () => {
   const clock = { t: 20_000, now: () => clock.t };
   const book = new QuoteBook(new InProcessQuoteTickBus(), clock);
   book.apply(tick({ receivedAt: 19_000 }));

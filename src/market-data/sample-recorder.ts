@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { EXCHANGE_NAMES } from './exchanges.js';
+import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 import type { MarketSample } from './market-sample.repository.js';
 import type { QuoteBook } from './quote-book.js';
 
@@ -7,7 +7,7 @@ import type { QuoteBook } from './quote-book.js';
 export type FundingRateLookup = (exchange: string, ticker: string) => number | null;
 
 /**
- * D8: one sample per (ticker, exchange) whose spot AND futures quotes are both fresh, all
+ * The `recorders` rule: one sample per (ticker, exchange) whose spot AND futures quotes are both fresh, all
  * stamped with the same instant so a sampling round reads as one cross-section.
  */
 export function collectSamples(book: QuoteBook, now: number, funding: FundingRateLookup = () => null): MarketSample[] {

@@ -1,4 +1,4 @@
-import type { ExchangeName } from './exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import type { MarketListing, VolumeEntry } from './market-data-source.js';
 
 export interface ExchangeUniverseInput {
@@ -21,7 +21,7 @@ export function selectUniverse(inputs: readonly ExchangeUniverseInput[], max: nu
     const spot = new Set<string>();
     const futures = new Set<string>();
     for (const m of markets) {
-      if (!m.ticker.endsWith('-USDT')) continue;
+      if (!m.ticker.endsWith('-USDT') || m.leftOut !== undefined) continue;
       (m.market === 'SPOT' ? spot : futures).add(m.ticker);
     }
     for (const ticker of spot) {
@@ -39,7 +39,7 @@ export function selectUniverse(inputs: readonly ExchangeUniverseInput[], max: nu
 
 /** Which of the chosen tickers each market of an exchange actually lists. */
 export function tickersListed(markets: readonly MarketListing[], market: MarketListing['market'], universe: readonly string[]): string[] {
-  const listed = new Set(markets.filter((m) => m.market === market).map((m) => m.ticker));
+  const listed = new Set(markets.filter((m) => m.market === market && m.leftOut === undefined).map((m) => m.ticker));
   return universe.filter((t) => listed.has(t));
 }
 

@@ -1,5 +1,6 @@
-import { EXCHANGE_NAMES, type ExchangeName } from './exchanges.js';
-import type { QuoteTick } from './market-data-source.js';
+import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js';
+import type { MarketTable } from './market-table.js';
+import { TICK_STRIDE } from './ingest/tick-batch.js';
 
 /** Upper bounds of the latency buckets, in ms (the last bucket is +Inf). */
 export const LATENCY_BUCKETS_MS = [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] as const;
@@ -23,13 +24,18 @@ export class TickLatency {
   private readonly sums = new Float64Array(LATENCY_STAGES.length * EXCHANGE_NAMES.length);
   private readonly exchangeIndex = new Map<ExchangeName, number>(EXCHANGE_NAMES.map((e, i) => [e, i]));
 
-  /** Records the stages of one tick as it reaches the quote book at `now`. */
-  recordTick(tick: QuoteTick, now: number): void {
-    const e = this.exchangeIndex.get(tick.exchange) ?? 0;
-    this.observe(1, e, now - tick.receivedAt);
-    if (tick.exchangeTime === null) return;
-    this.observe(0, e, tick.receivedAt - tick.exchangeTime);
-    this.observe(2, e, now - tick.exchangeTime);
+  /** Records the stages of every entry of a tick batch as it reaches the quote book at `now` (unknown markets skipped). */
+  recordBatch(batch: Float64Array, table: MarketTable, now: number): void {
+    for (let o = 0; o + TICK_STRIDE <= batch.length; o += TICK_STRIDE) {
+      const e = table.exchangeIndexAt(batch[o]);
+      if (e < 0) continue;
+      const receivedAt = batch[o + 6];
+      const exchangeTime = batch[o + 5];
+      this.observe(1, e, now - receivedAt);
+      if (Number.isNaN(exchangeTime)) continue;
+      this.observe(0, e, receivedAt - exchangeTime);
+      this.observe(2, e, now - exchangeTime);
+    }
   }
 
   /** Cumulative counts per bucket (Prometheus `le` semantics), its sum in ms and count. */

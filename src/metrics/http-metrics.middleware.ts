@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { MetricsService } from './metrics.service.js';
+import type { MetricsService } from '../common/metrics/metrics.service.js';
 
 /** Counts and times every request by its route pattern (not its raw URL, to bound label values). */
 export function httpMetricsMiddleware(metrics: MetricsService) {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { MetricsService } from './metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
 
 @ApiExcludeController()
 @Controller('metrics')

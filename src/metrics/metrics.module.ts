@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller.js';
-import { MetricsService } from './metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
 
 @Global()
 @Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })

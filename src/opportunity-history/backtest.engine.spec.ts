@@ -1,7 +1,21 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import * as money from '../common/money/money.js';
 import { dec, type Dec } from '../common/money/money.js';
 import { type BacktestParams, type BacktestSample, BacktestEngine, runBacktest, spreadOnBasis } from './backtest.engine.js';
+
+// Pass-through spies: the property tests count how often the doubles answered, so a property
+// that holds only because the fast path always abstained (and decimal answered) fails.
+vi.mock('../common/money/money.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof money>();
+  return { ...actual, roundFast: vi.fn(actual.roundFast), thresholdFast: vi.fn(actual.thresholdFast) };
+});
+
+/** Calls of a spied fast path since `mockClear`, and how many of them answered (not undefined). */
+function fastPathTally(fn: (...args: never[]) => unknown): { calls: number; answered: number } {
+  const results = vi.mocked(fn).mock.results;
+  return { calls: results.length, answered: results.filter((r) => r.type === 'return' && r.value !== undefined).length };
+}
 
 // One sample a minute keeps the hand arithmetic readable: minute m is time m × 60,000 ms,
 // and a gap longer than 3 minutes ends a window.
@@ -24,7 +38,7 @@ const params = (overrides: Partial<BacktestParams> = {}): BacktestParams => ({
   basis: 'gross', threshold: 0.5, capital: 1000, transferMinutes: 0, intervalMs: MINUTE, ...overrides,
 });
 
-describe('backtest engine (D9)', () => {
+describe('backtest engine (rules: backtest)', () => {
   it('completed: enters at the window start, exits at the last sample at or before arrival', () => {
     // Window = minutes 1..4; entry 1, arrival 3; exit gross = minute 3's 0.7.
     // gross 1000 × 0.7 % = 7; costs 1000 × 0.2 % + 1 = 3; net 4 = 0.4 %.
@@ -300,6 +314,8 @@ describe('backtest engine (D9)', () => {
 
   it('every operation figure is exactly the decimal formula, rounded once (property)', () => {
     const pct = (scale: number) => fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / scale);
+    vi.mocked(money.roundFast).mockClear();
+    vi.mocked(money.thresholdFast).mockClear();
     fc.assert(
       fc.property(pct(1_000_000), pct(10_000_000), pct(10_000_000), pct(1000), fc.integer({ min: 10, max: 10_000_000 }), (gross, bf, sf, w, capital) => {
         const r = runBacktest([sample(0, gross, { buyFeePercent: bf, sellFeePercent: sf, withdrawalFeeUsd: w }), sample(1, -1)], params({ threshold: 0, capital }));
@@ -320,5 +336,11 @@ describe('backtest engine (D9)', () => {
       }),
       { seed: 18, numRuns: 500 },
     );
+    const round = fastPathTally(money.roundFast);
+    const threshold = fastPathTally(money.thresholdFast);
+    // With seed 18: roundFast answers 1,618 of 2,500 calls and thresholdFast 997 of 1,000. The
+    // property must have exercised the fast paths, not only the decimal fallback.
+    expect(round.answered).toBeGreaterThanOrEqual(1_000);
+    expect(threshold.answered).toBeGreaterThanOrEqual(900);
   });
 });

@@ -1,7 +1,8 @@
+import type { ClosedTrade } from '../common/trade-metrics/trade.js';
 import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundAmount, roundFast, roundPercent, roundsAtLeast, thresholdFast, type Dec } from '../common/money/money.js';
 
 /**
- * The route backtest of DECISIONS D9, as a pure streaming computation: samples are pushed one by
+ * The route backtest of the `backtest` rule, as a pure streaming computation: samples are pushed one by
  * one in ascending time and only the open window's running state is kept, so a 90-day look-back
  * is read page by page and never held in memory.
  */
@@ -9,7 +10,7 @@ import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, isProfitable, percent, 
 export type SpreadBasis = 'net' | 'gross';
 export const SPREAD_BASES: readonly SpreadBasis[] = ['net', 'gross'];
 
-/** What the backtest needs of one recorded sample (D8). `time` is Unix milliseconds. */
+/** What the backtest needs of one recorded sample (rules: recorders). `time` is Unix milliseconds. */
 export interface BacktestSample {
   time: number;
   grossSpreadPercent: number;
@@ -64,7 +65,7 @@ export const HISTORY_LIMIT = 200;
 const GAP_INTERVALS = 3;
 
 /**
- * Spread on a basis (D9), in doubles: gross as recorded; net also pays both taker fees and the
+ * Spread on a basis (rules: windows), in doubles: gross as recorded; net also pays both taker fees and the
  * withdrawal fee as a share of the capital. The per-sample threshold test runs on it (see
  * `atOrAboveThreshold`); what is reported comes from `exactSpreadOnBasis`.
  */
@@ -91,7 +92,7 @@ export function exactSpreadOnBasis(sample: BacktestSample, basis: SpreadBasis, c
 }
 
 /**
- * D9's "spread ≥ threshold" on the spread AS SHOWN (rounded to 8 decimals), so an entrySpread
+ * The `windows` rule's "spread ≥ threshold" on the spread AS SHOWN (rounded to 8 decimals), so an entrySpread
  * never reads below the threshold. Doubles decide unless the sample is within about 5e-9 of the
  * threshold; then decimal does (see thresholdFast). No allocation on the common path.
  */
@@ -101,6 +102,19 @@ export function atOrAboveThreshold(sample: BacktestSample, params: Pick<Backtest
     thresholdFast(spread, spreadScale(sample, params.capital), params.threshold, PERCENT_DECIMALS) ??
     roundsAtLeast(exactSpreadOnBasis(sample, params.basis, params.capital), params.threshold, PERCENT_DECIMALS)
   );
+}
+
+/**
+ * `atOrAboveThreshold` for several thresholds at once, into `out`: the spread and its scale are
+ * computed once per sample (a sweep tests each sample against up to 20 thresholds).
+ */
+export function atOrAboveEach(sample: BacktestSample, basis: SpreadBasis, capital: number, thresholds: readonly number[], out: boolean[]): void {
+  const spread = spreadOnBasis(sample, basis, capital);
+  const scale = spreadScale(sample, capital);
+  for (let i = 0; i < thresholds.length; i++) {
+    const threshold = thresholds[i];
+    out[i] = thresholdFast(spread, scale, threshold, PERCENT_DECIMALS) ?? roundsAtLeast(exactSpreadOnBasis(sample, basis, capital), threshold, PERCENT_DECIMALS);
+  }
 }
 
 type OperationFigures = { [K in 'exitGrossSpread' | 'grossUsd' | 'netUsd' | 'netPercent']: number };
@@ -144,6 +158,8 @@ export class BacktestEngine {
   private grossSum = dec(0);
   private netSum = dec(0);
   private finished = false;
+  /** Every settled operation as a trade (capital out at entry, back at arrival), for the metrics. */
+  private readonly trades: ClosedTrade[] = [];
 
   constructor(private readonly params: BacktestParams) {
     this.gapMs = GAP_INTERVALS * params.intervalMs;
@@ -152,6 +168,15 @@ export class BacktestEngine {
 
   /** Samples of one route, in strictly ascending time. */
   push(sample: BacktestSample): void {
+    this.pushTested(sample, atOrAboveThreshold(sample, this.params));
+  }
+
+  /**
+   * The same, with the threshold test already made by the caller (`atOrAboveThreshold` with this
+   * engine's basis, threshold and capital): a sweep tests each sample once per threshold and
+   * feeds the verdict to the engines of every transfer time.
+   */
+  pushTested(sample: BacktestSample, above: boolean): void {
     if (this.finished) throw new Error('BacktestEngine: push after finish');
     if (this.previousTime !== null && sample.time <= this.previousTime) {
       throw new Error('BacktestEngine: samples must be in ascending time order');
@@ -160,7 +185,7 @@ export class BacktestEngine {
       this.closeWindow(false);
     }
     this.previousTime = sample.time;
-    if (!atOrAboveThreshold(sample, this.params)) {
+    if (!above) {
       if (this.window) this.closeWindow(false);
       return;
     }
@@ -180,6 +205,11 @@ export class BacktestEngine {
       this.result.winRate = settled === 0 ? 0 : percent(dec(this.wins).div(settled).times(100), 'winRate');
     }
     return this.result;
+  }
+
+  /** The settled operations in closing order: entry → arrival, profit = netUsd as reported. */
+  closedTrades(): readonly ClosedTrade[] {
+    return this.trades;
   }
 
   private extend(window: OpenWindow, sample: BacktestSample): void {
@@ -236,6 +266,7 @@ export class BacktestEngine {
       this.grossSum = this.grossSum.plus(operation.grossUsd);
       this.netSum = this.netSum.plus(operation.netUsd);
       if (isProfitable(operation.netUsd)) this.wins += 1;
+      this.trades.push({ openedAt: entry.time, closedAt: entry.arrival, profitUsd: operation.netUsd });
     }
     result.history.push(operation);
     if (result.history.length > HISTORY_LIMIT) result.history.shift();

@@ -15,7 +15,7 @@ const failure = (fn: () => unknown): string => {
   return 'no error';
 };
 
-describe('import rows (D8)', () => {
+describe('import rows (rules: history-import)', () => {
   it('normalises a valid row; volume24h may be omitted (null)', () => {
     expect(validateRows([good])).toEqual([{
       ...good, time: new Date('2026-03-01T10:00:00.250Z'), ticker: 'ETH-USDT', buyExchange: 'okx', volume24h: null,

@@ -1,6 +1,6 @@
 import { AppError, INVALID_REQUEST_BODY } from '../common/errors/app-error.js';
-import { EXCHANGE_NAMES, parseExchangeName } from '../market-data/exchanges.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { EXCHANGE_NAMES, parseExchangeName } from '../market-model/exchanges.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
 import type { OpportunitySample } from './opportunity-sample.js';
 
 export const IMPORT_MAX_ROWS = 100_000;
@@ -28,7 +28,7 @@ export function rowsOf(body: unknown): unknown[] {
   });
 }
 
-/** Validates every row before anything is stored (D8); the first bad row is named, from 1. */
+/** Validates every row before anything is stored (rules: recorders); the first bad row is named, from 1. */
 export function validateRows(rows: readonly unknown[]): OpportunitySample[] {
   return rows.map((row, i) => {
     const result = sampleOf(row);
@@ -75,7 +75,7 @@ function isRfc3339(value: unknown): boolean {
   return new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
 }
 
-/** The sample, or the row's first failure: missing members first (D2), then the others in order. */
+/** The sample, or the row's first failure: missing members first (rules: errors), then the others in order. */
 function sampleOf(row: unknown): OpportunitySample | string {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return 'must be a JSON object';
   const r = row as Record<string, unknown>;

@@ -5,10 +5,12 @@ import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ArbitrageRateLimit } from '../common/rate-limit/arbitrage-rate-limit.decorator.js';
 import { BacktestRequestDto } from './dto/backtest-request.dto.js';
 import { BacktestResultDto } from './dto/backtest-result.dto.js';
+import { BacktestSweepRequestDto, BacktestSweepResultDto } from './dto/backtest-sweep.dto.js';
 import { HistoryStatsQueryDto } from './dto/history-stats-query.dto.js';
 import { HistoryStatsDto } from './dto/history-stats.dto.js';
 import { ImportHistoryResultDto, ImportHistoryRowDto } from './dto/import-history.dto.js';
 import { RouteLifetimesDto, RouteLifetimesQueryDto } from './dto/route-lifetimes.dto.js';
+import { SpreadSeriesDto, SpreadSeriesQueryDto } from './dto/spread-series.dto.js';
 import { NDJSON } from './import-rows.js';
 import { HISTORY_UNAVAILABLE, OpportunityHistoryService } from './opportunity-history.service.js';
 
@@ -72,6 +74,22 @@ export class OpportunityHistoryController {
     return this.history.lifetimes(query);
   }
 
+  @Get('series')
+  @FailureMessage('Failed to get spread series')
+  @ApiOperation({
+    operationId: 'getSpreadSeries',
+    summary: 'A route\'s recorded spread over the look-back, bucketed by time for a chart',
+    description:
+      'At most 500 buckets of whole seconds aligned on the Unix epoch (bucketSeconds = look-back ÷ 499 rounded up, ' +
+      'at least the recording interval); each bucket holding samples answers their count and the lowest, average and ' +
+      'highest spread on the basis, rounded to 8 decimals. One aggregate query.',
+  })
+  @ApiOkResponse({ type: SpreadSeriesDto })
+  @ApiErrors({ 400: [...ROUTE_400.filter((m) => !m.startsWith('threshold'))], 503: [HISTORY_UNAVAILABLE] })
+  series(@Query() query: SpreadSeriesQueryDto): Promise<SpreadSeriesDto> {
+    return this.history.series(query);
+  }
+
   @Post('backtest')
   @HttpCode(HttpStatus.OK)
   @FailureMessage('Failed to run backtest')
@@ -87,10 +105,36 @@ export class OpportunityHistoryController {
     400: [
       'Invalid request body', ...ROUTE_400,
       'capital must be a number from 10 to 10000000', 'transferMinutes must be an integer from 0 to 1440',
+      'breakdown must be day, week or month',
     ],
     503: [HISTORY_UNAVAILABLE],
   })
   backtest(@Body() body: BacktestRequestDto): Promise<BacktestResultDto> {
     return this.history.backtest(body);
+  }
+
+  @Post('backtest/sweep')
+  @HttpCode(HttpStatus.OK)
+  @FailureMessage('Failed to run backtest sweep')
+  @ApiOperation({
+    operationId: 'runBacktestSweep',
+    summary: 'The route backtest for every threshold × transfer time, ranked',
+    description:
+      'Up to 20 thresholds × 10 transfer times (200 combinations), each row what the backtest with those parameters ' +
+      'answers (trades, netUsd, metrics.maxDrawdownUsd, metrics.sharpe). The look-back is read once for all of them.',
+  })
+  @ApiOkResponse({ type: BacktestSweepResultDto })
+  @ApiErrors({
+    400: [
+      'Invalid request body', ...ROUTE_400.filter((m) => !m.startsWith('threshold')),
+      'thresholds is required', 'transferMinutes is required',
+      'thresholds must be an array of 1 to 20 numbers from 0 to 100', 'thresholds must not repeat a value',
+      'transferMinutes must be an array of 1 to 10 integers from 0 to 1440', 'transferMinutes must not repeat a value',
+      'capital must be a number from 10 to 10000000', 'sort must be one of netUsd, trades, maxDrawdownUsd, sharpe',
+    ],
+    503: [HISTORY_UNAVAILABLE],
+  })
+  sweep(@Body() body: BacktestSweepRequestDto): Promise<BacktestSweepResultDto> {
+    return this.history.sweep(body);
   }
 }

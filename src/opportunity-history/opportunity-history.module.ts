@@ -16,7 +16,7 @@ import { MarketCostsBook } from '../market-data/market-costs.book.js';
 /**
  * History store, import, stats, backtest, route lifetimes and the live recorder, which reads the
  * global quote book and stores the route episodes the live stream closes. Route costs come from
- * the costs book of the market data (exchange fees and networks, else the D8 defaults).
+ * the costs book of the market data (exchange fees and networks, else the `recorders` rule defaults).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([OpportunityHistoryEntity, RouteEpisodeEntity])],
@@ -31,7 +31,7 @@ import { MarketCostsBook } from '../market-data/market-costs.book.js';
     RouteEpisodeRepository,
     RouteEpisodeRecorder,
   ],
-  // The live opportunity stream hands the episodes it closes to the queue (issue 21).
+  // The live opportunity stream hands the episodes it closes to the queue.
   exports: [OpportunityHistoryRepository, RouteEpisodeQueue],
 })
 export class OpportunityHistoryModule {}

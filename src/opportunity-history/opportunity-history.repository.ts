@@ -6,6 +6,7 @@ import { OpportunityHistoryEntity } from './opportunity-history.entity.js';
 import { type OpportunitySample, sampleKey } from './opportunity-sample.js';
 import { PACKED_SAMPLE_SQL, unpackSamples } from './packed-samples.js';
 import { readAhead } from '../common/async/read-ahead.js';
+import { SQL_BAND_PER_SCALE, SQL_BAND_UNIT } from '../common/money/money.js';
 
 export interface HistoryRoute {
   ticker: string;
@@ -22,7 +23,7 @@ export interface TimeRange {
 export interface StatsQuery {
   basis: SpreadBasis;
   threshold: number;
-  /** Net spreads charge the withdrawal fee against this capital (D9: 1000 for stats). */
+  /** Net spreads charge the withdrawal fee against this capital (rules: windows; 1000 for stats). */
   capital: number;
   /** A gap longer than this ends a window (3 × HISTORY_INTERVAL_MS). */
   maxGapMs: number;
@@ -45,6 +46,22 @@ export interface StatsRow {
   p90Spread: number | null;
   firstSampleAt: Date | null;
   lastSampleAt: Date | null;
+}
+
+export interface SeriesQuery {
+  basis: SpreadBasis;
+  /** Net spreads charge the withdrawal fee against this capital. */
+  capital: number;
+  bucketSeconds: number;
+}
+
+/** One time bucket of a route's spread (PostgreSQL double precision; rounded by the service). */
+export interface SeriesRow {
+  start: Date;
+  samples: number;
+  min: number;
+  avg: number;
+  max: number;
 }
 
 const COLUMNS = [
@@ -126,7 +143,7 @@ export class OpportunityHistoryRepository {
   }
 
   /**
-   * The samples a D9 walk needs, oldest first, in pages of at most `pageRows`. Skipped: a sample
+   * The samples a `windows` walk needs, oldest first, in pages of at most `pageRows`. Skipped: a sample
    * below the threshold whose predecessor is also below it. No window is open there (the
    * predecessor already closed it) and the next window starts whatever the gap, so the walk's
    * result is the same and far fewer rows cross the wire.
@@ -136,7 +153,7 @@ export class OpportunityHistoryRepository {
    */
   async *walkPages(route: HistoryRoute, range: TimeRange, walk: WalkFilter, pageRows = BACKTEST_PAGE_ROWS): AsyncGenerator<BacktestSample[]> {
     // Slices start at the route's first sample in the look-back: a route with a day of history
-    // costs a day of reads, not one query per day of `days` (issue 18).
+    // costs a day of reads, not one query per day of `days`.
     const first = await this.firstSampleAt(route, range);
     if (!first) return;
     const chains = sliceRange({ from: first, to: range.to }).map((slice) => this.slicePages(route, range, walk, slice, pageRows));
@@ -176,7 +193,7 @@ export class OpportunityHistoryRepository {
     // Conservative: a row is "above" here whenever the engine might find it at or above the
     // threshold (atOrAboveThreshold decides the last 5e-9 in decimal), so a skipped row is one
     // the engine would also find below. The margin is wider than the engine's band.
-    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8 - (1e-8 + 1e-11 * (${SCALE_SQL[walk.basis]('$9')} + $7::float8 + 1))`;
+    const above = `${SPREAD_SQL[walk.basis]('$9')} >= $7::float8 - (${SQL_BAND_UNIT} + ${SQL_BAND_PER_SCALE} * (${SCALE_SQL[walk.basis]('$9')} + $7::float8 + 1))`;
     // The window starts at the row just before `after` (within the look-back) so the first row
     // read still sees its predecessor; that row itself is not returned. The aggregate reads the
     // page in its ORDER BY order; `string_agg(… ORDER BY ts)` would sort it a second time (a
@@ -243,7 +260,7 @@ export class OpportunityHistoryRepository {
   }
 
   /**
-   * D9 statistics in one pass of the database. A window starts at a sample at or above the
+   * The `windows` rule statistics in one pass of the database. A window starts at a sample at or above the
    * threshold whose predecessor is below it, absent, or more than maxGapMs earlier: the same
    * rule the backtest engine walks. percentile_disc is the nearest-rank percentile.
    */
@@ -255,7 +272,7 @@ export class OpportunityHistoryRepository {
     const spread = SPREAD_SQL[q.basis]('$8');
     // "At or above the threshold" as the backtest judges it: on the spread rounded to 8 decimals,
     // in doubles except near the threshold, where PostgreSQL's numeric (decimal) decides.
-    const above = `CASE WHEN abs(${spread} - $6::float8) <= 1e-8 + 1e-11 * (${SCALE_SQL[q.basis]('$8')} + $6::float8 + 1)
+    const above = `CASE WHEN abs(${spread} - $6::float8) <= ${SQL_BAND_UNIT} + ${SQL_BAND_PER_SCALE} * (${SCALE_SQL[q.basis]('$8')} + $6::float8 + 1)
                         THEN ${EXACT_SPREAD_SQL[q.basis]('$8')} >= $6::numeric ELSE ${spread} >= $6::float8 END`;
     const [row] = await this.table.query<Record<string, unknown>[]>(
       `WITH s AS (
@@ -277,6 +294,31 @@ export class OpportunityHistoryRepository {
       params,
     );
     return statsRowOf(row ?? {});
+  }
+
+  /**
+   * The route's spread on a basis over the range, bucketed by time: each bucket's sample count,
+   * minimum, average and maximum, in time order. One aggregate query; empty buckets are absent.
+   */
+  async series(route: HistoryRoute, range: TimeRange, q: SeriesQuery): Promise<SeriesRow[]> {
+    const params: unknown[] = [route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.bucketSeconds];
+    if (q.basis === 'net') params.push(q.capital);
+    const spread = SPREAD_SQL[q.basis]('$7');
+    const rows = await this.table.query<Record<string, unknown>[]>(
+      `SELECT floor(extract(epoch FROM time) / $6::float8) AS bucket, count(*) AS samples,
+              min(${spread}) AS min, avg(${spread}) AS avg, max(${spread}) AS max
+         FROM opportunity_history
+        WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
+        GROUP BY 1 ORDER BY 1`,
+      params,
+    );
+    return rows.map((row) => ({
+      start: new Date(Number(row.bucket) * q.bucketSeconds * 1000),
+      samples: Number(row.samples),
+      min: Number(row.min),
+      avg: Number(row.avg),
+      max: Number(row.max),
+    }));
   }
 }
 

@@ -1,20 +1,29 @@
+import { takeTurn } from '../common/async/turns.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import { errorFields } from '../common/logging/json-logger.js';
 import { dec, roundPercent } from '../common/money/money.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { BacktestEngine } from './backtest.engine.js';
+import { Slicer } from '../common/async/turns.js';
+import { BacktestEngine, type BacktestSample } from './backtest.engine.js';
+import { BacktestSweep, rankSweep, type SweepRow } from './backtest-sweep.engine.js';
+import type { BacktestSweepResultDto } from './dto/backtest-sweep.dto.js';
+import { parseSweepRequest, type RawSweep } from './sweep-params.js';
+import { backtestPeriod, backtestReport } from './backtest-report.js';
 import { BacktestResultDto } from './dto/backtest-result.dto.js';
 import type { HistoryStatsDto } from './dto/history-stats.dto.js';
 import type { ImportHistoryResultDto } from './dto/import-history.dto.js';
 import { rowsOf, validateRows } from './import-rows.js';
 import { OpportunityHistoryRepository, type TimeRange } from './opportunity-history.repository.js';
 import type { RouteLifetimesDto } from './dto/route-lifetimes.dto.js';
+import type { SpreadSeriesDto } from './dto/spread-series.dto.js';
 import { RouteEpisodeRepository } from './route-episode.repository.js';
-import { DEFAULT_CAPITAL, parseBacktestRequest, parseRouteLookBack, parseRouteParams, type RawParams } from './route-params.js';
+import { DEFAULT_CAPITAL, basisOf, parseBacktestRequest, parseRouteLookBack, parseRouteParams, type RawParams } from './route-params.js';
 
 export const HISTORY_UNAVAILABLE = 'opportunity history unavailable';
 const DAY_MS = 86_400_000;
+/** A series answers at most this many buckets. */
+export const SERIES_MAX_POINTS = 500;
 
 @Injectable()
 export class OpportunityHistoryService {
@@ -31,7 +40,7 @@ export class OpportunityHistoryService {
     this.intervalMs = config.history.intervalMs;
   }
 
-  /** D8: every row is validated before anything is stored; n = rows in the request. */
+  /** The `recorders` rule: every row is validated before anything is stored; n = rows in the request. */
   async import(body: unknown): Promise<ImportHistoryResultDto> {
     const samples = validateRows(rowsOf(body));
     await this.store(() => this.repository.upsert(samples));
@@ -63,7 +72,34 @@ export class OpportunityHistoryService {
     };
   }
 
-  /** Issue 21: lifetime statistics of the route's episodes that opened in the look-back. */
+  /**
+   * The route's recorded spread for a chart: the look-back cut into buckets of whole seconds,
+   * aligned on the Unix epoch, wide enough that the look-back touches at most SERIES_MAX_POINTS
+   * of them (a span of L seconds touches at most ⌈L ÷ width⌉ + 1 aligned buckets) and never
+   * narrower than the recording interval.
+   */
+  async series(raw: RawParams): Promise<SpreadSeriesDto> {
+    const route = parseRouteLookBack(raw, this.exchanges, 'query');
+    const basis = basisOf(raw.basis);
+    const bucketSeconds = seriesBucketSeconds(route.days, this.intervalMs);
+    const rows = await this.store(() =>
+      this.repository.series(route, lookBack(route.days), { basis, capital: DEFAULT_CAPITAL, bucketSeconds }),
+    );
+    return {
+      ...route,
+      basis,
+      bucketSeconds,
+      points: rows.map((r) => ({
+        time: r.start.toISOString(),
+        samples: r.samples,
+        minSpread: roundPercent(dec(r.min)),
+        avgSpread: roundPercent(dec(r.avg)),
+        maxSpread: roundPercent(dec(r.max)),
+      })),
+    };
+  }
+
+  /** Lifetime statistics of the route's episodes that opened in the look-back. */
   async lifetimes(raw: RawParams): Promise<RouteLifetimesDto> {
     const params = parseRouteLookBack(raw, this.exchanges, 'query');
     const row = await this.store(() =>
@@ -74,6 +110,8 @@ export class OpportunityHistoryService {
       medianLifetimeMs: row.medianMs,
       p90LifetimeMs: row.p90Ms,
       transferableShare: row.episodes === 0 ? null : row.transferable / row.episodes,
+      transferablePercent: row.episodes === 0 ? null : roundPercent(dec(row.transferable).times(100).div(row.episodes)),
+      medianMaxSizeUsdt: row.medianMaxSizeUsdt,
     };
   }
 
@@ -82,15 +120,43 @@ export class OpportunityHistoryService {
     const request = parseBacktestRequest(raw, this.exchanges);
     const engine = new BacktestEngine({ ...request, intervalMs: this.intervalMs });
     const route = { ticker: request.ticker, buy: request.buy, sell: request.sell };
+    const range = lookBack(request.days);
     await this.store(async () => {
-      for await (const page of this.repository.walkPages(route, lookBack(request.days), request)) {
+      for await (const page of this.repository.walkPages(route, range, request)) {
         for (const sample of page) engine.push(sample);
       }
     });
-    return BacktestResultDto.from(engine.finish());
+    const result = engine.finish();
+    const trades = engine.closedTrades();
+    // The report (metrics, equity curve, breakdown) is decimal CPU work: one per turn of the loop.
+    await takeTurn();
+    return BacktestResultDto.from(result, backtestReport(trades, request.capital, backtestPeriod(trades, range), request.breakdown));
   }
 
-  /** Any failure of the store is a 503 with the D2 text; the cause is logged, never shown. */
+  /**
+   * Every threshold × transfer time over one walk of the look-back (see BacktestSweep). The walk
+   * skips rows by the lowest threshold; the CPU work is sliced so the event loop keeps serving
+   * /health and the streams between slices.
+   */
+  async sweep(raw: RawSweep): Promise<BacktestSweepResultDto> {
+    const request = parseSweepRequest(raw, this.exchanges);
+    const sweep = new BacktestSweep({ ...request, intervalMs: this.intervalMs });
+    const route = { ticker: request.ticker, buy: request.buy, sell: request.sell };
+    const range = lookBack(request.days);
+    const slicer = new Slicer();
+    const walk = { basis: request.basis, threshold: sweep.lowestThreshold, capital: request.capital };
+    await this.store(async () => {
+      for await (const page of this.repository.walkPages(route, range, walk)) await pushPaced(sweep, page, slicer);
+    });
+    const rows: SweepRow[] = [];
+    for (const combination of sweep.combinations()) {
+      rows.push(sweep.rowOf(combination, range));
+      await slicer.pace();
+    }
+    return { rows: rankSweep(rows, request.sort) };
+  }
+
+  /** Any failure of the store is a 503 with the `errors` rule text; the cause is logged, never shown. */
   private async store<T>(query: () => Promise<T>): Promise<T> {
     try {
       return await query();
@@ -108,6 +174,21 @@ export class OpportunityHistoryService {
  */
 function spreadFigure(value: number | null): number | null {
   return value === null ? null : roundPercent(dec(value));
+}
+
+/** Samples through the sweep, giving the loop a turn whenever a slice's time is used up. */
+async function pushPaced(sweep: BacktestSweep, page: readonly BacktestSample[], slicer: Slicer): Promise<void> {
+  const CHECK_EVERY = 64;
+  for (let i = 0; i < page.length; i++) {
+    sweep.push(page[i]);
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) await slicer.pace();
+  }
+}
+
+/** Bucket width in seconds for a look-back of `days` (see OpportunityHistoryService.series). */
+export function seriesBucketSeconds(days: number, intervalMs: number): number {
+  const spanSeconds = (days * DAY_MS) / 1000;
+  return Math.max(Math.ceil(spanSeconds / (SERIES_MAX_POINTS - 1)), Math.ceil(intervalMs / 1000));
 }
 
 function lookBack(days: number): TimeRange {

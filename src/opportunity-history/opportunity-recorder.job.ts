@@ -3,12 +3,12 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { OpportunityRecorderService } from './opportunity-recorder.service.js';
 import { errorFields } from '../common/logging/json-logger.js';
 import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
-import { IngestLease } from '../scale-out/ingest-lease.js';
+import { IngestLease } from '../redis/ingest-lease.js';
 
 const DAY_MS = 86_400_000;
 
 /**
- * Thin scheduler for the opportunity-history recorder (D8): a round every HISTORY_INTERVAL_MS
+ * Thin scheduler for the opportunity-history recorder (rules: recorders): a round every HISTORY_INTERVAL_MS
  * (0 switches recording off) and retention daily. Retention runs even with the recorder off,
  * since imported history ages too.
  */
@@ -25,7 +25,7 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     private readonly lease: IngestLease,
   ) {}
 
-  /** Issue 20: recording and retention run once, in the process holding the ingest lease. */
+  /** Recording and retention run once, in the process holding the ingest lease. */
   onApplicationBootstrap(): Promise<void> {
     return this.lease.run(() => this.start());
   }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/validate-env.js';
 import type { Clock } from '../market-data/clock.js';
-import type { ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import type { OpportunitySample } from './opportunity-sample.js';
@@ -41,7 +41,7 @@ describe('OpportunityRecorderService', () => {
     excluded = new Set();
   });
 
-  it('stores one sample per ordered pair of exchanges at or above the minimum gross spread, with D8 default costs', async () => {
+  it('stores one sample per ordered pair of exchanges at or above the minimum gross spread, with the `recorders` rule default costs', async () => {
     quote('binance', 'BTC-USDT', 99, 100);
     quote('okx', 'BTC-USDT', 101, 102);
     book.mergeVolumes('binance', [{ market: 'SPOT', ticker: 'BTC-USDT', quoteVolume: 5e6 }]);
@@ -56,7 +56,7 @@ describe('OpportunityRecorderService', () => {
     }]]);
   });
 
-  it('leaves out a quote whose ticker names another coin on its exchange (issue 17)', async () => {
+  it('leaves out a quote whose ticker names another coin on its exchange', async () => {
     quote('binance', 'BTC-USDT', 99, 100);
     quote('okx', 'BTC-USDT', 101, 102);
     excluded.add('okx|BTC-USDT');

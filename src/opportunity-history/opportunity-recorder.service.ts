@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 /** What the recorder needs of the store: the batched upsert the import uses, and retention. */
 export type HistoryStore = Pick<OpportunityHistoryRepository, 'upsert' | 'deleteBefore'>;
 
-/** The opportunity-history recorder of D8: one round of route samples, and retention. */
+/** The opportunity-history recorder of the `recorders` rule: one round of route samples, and retention. */
 @Injectable()
 export class OpportunityRecorderService {
   private readonly minSpreadPercent: number;
@@ -35,7 +35,7 @@ export class OpportunityRecorderService {
   /** Samples every route among the fresh spot quotes and stores them; returns how many. */
   async recordOnce(): Promise<number> {
     const now = this.clock.now();
-    // A ticker naming another coin on an exchange (issue 17) is no route there.
+    // A ticker naming another coin on an exchange is no route there.
     const fresh = [...this.book.snapshot({ market: 'SPOT' })].filter((q) => !q.stale && !this.collisions.isExcluded(q.exchange, q.ticker));
     const samples = collectRouteSamples(fresh, new Date(now), this.minSpreadPercent, this.costs);
     if (samples.length > 0) await this.store.upsert(samples);

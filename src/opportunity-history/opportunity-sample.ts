@@ -1,5 +1,5 @@
 /**
- * One recorded opportunity of a spot route (D8), as the import and the live recorder hand it to
+ * One recorded opportunity of a spot route (rules: history-import), as the import and the live recorder hand it to
  * the repository. Times carry millisecond precision (a JS Date), which the backtest's keyset
  * pagination relies on.
  */

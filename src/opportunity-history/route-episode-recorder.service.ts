@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RouteEpisodeRepository } from './route-episode.repository.js';
 import { RouteEpisodeQueue } from './route-episodes.js';
 
-/** Stores the episodes the live detector closed since the last round (issue 21). */
+/** Stores the episodes the live detector closed since the last round. */
 @Injectable()
 export class RouteEpisodeRecorder {
   private readonly logger = new Logger('RouteEpisodes');

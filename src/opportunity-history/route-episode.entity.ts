@@ -33,6 +33,9 @@ export class RouteEpisodeEntity {
   @Column({ type: 'boolean' })
   transferable: boolean;
 
+  @Column({ name: 'peak_max_size_usdt', type: 'double precision', nullable: true })
+  peakMaxSizeUsdt: number | null;
+
   @Column({ name: 'costs_estimated', type: 'boolean' })
   costsEstimated: boolean;
 }

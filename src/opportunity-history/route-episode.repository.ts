@@ -7,16 +7,18 @@ import type { RouteEpisode } from './route-episodes.js';
 
 const COLUMNS = [
   'ticker', 'buy_exchange', 'sell_exchange', 'opened_at', 'closed_at', 'lifetime_ms',
-  'peak_gross_percent', 'peak_net_percent', 'transferable', 'costs_estimated',
+  'peak_gross_percent', 'peak_net_percent', 'transferable', 'costs_estimated', 'peak_max_size_usdt',
 ] as const;
-/** 6,000 rows × 10 parameters = 60,000, under PostgreSQL's 65,535 bind parameters per statement. */
-export const EPISODE_CHUNK_ROWS = 6000;
+/** 5,000 rows × 11 parameters = 55,000, under PostgreSQL's 65,535 bind parameters per statement. */
+export const EPISODE_CHUNK_ROWS = 5000;
 
 export interface LifetimeRow {
   episodes: number;
   medianMs: number | null;
   p90Ms: number | null;
   transferable: number;
+  /** Nearest-rank median of the episodes' peak maxSizeUsdt, over the episodes that have one. */
+  medianMaxSizeUsdt: number | null;
 }
 
 @Injectable()
@@ -34,6 +36,7 @@ export class RouteEpisodeRepository {
           params.push(
             e.ticker, e.buyExchange, e.sellExchange, e.openedAt.toISOString(), e.closedAt.toISOString(),
             e.closedAt.getTime() - e.openedAt.getTime(), e.peakGrossPercent, e.peakNetPercent, e.transferable, e.costsEstimated,
+            e.peakMaxSizeUsdt,
           );
           return `(${COLUMNS.map((_, j) => `$${base + j + 1}`).join(', ')})`;
         });
@@ -42,7 +45,8 @@ export class RouteEpisodeRepository {
            ON CONFLICT (ticker, buy_exchange, sell_exchange, opened_at) DO UPDATE SET
              closed_at = EXCLUDED.closed_at, lifetime_ms = EXCLUDED.lifetime_ms,
              peak_gross_percent = EXCLUDED.peak_gross_percent, peak_net_percent = EXCLUDED.peak_net_percent,
-             transferable = EXCLUDED.transferable, costs_estimated = EXCLUDED.costs_estimated`,
+             transferable = EXCLUDED.transferable, costs_estimated = EXCLUDED.costs_estimated,
+             peak_max_size_usdt = EXCLUDED.peak_max_size_usdt`,
           params,
         );
       }
@@ -51,21 +55,23 @@ export class RouteEpisodeRepository {
 
   /**
    * Lifetime statistics of the route's episodes that opened in the look-back: count, nearest-rank
-   * median and 90th percentile (percentile_disc, as D9's spread percentiles), transferable count.
+   * median and 90th percentile (percentile_disc, as the `windows` rule's spread percentiles), transferable count.
    */
   async lifetimes(route: HistoryRoute, range: TimeRange): Promise<LifetimeRow> {
     const [row] = await this.table.query<Record<string, unknown>[]>(
       `SELECT count(*) AS episodes,
               percentile_disc(0.5) WITHIN GROUP (ORDER BY lifetime_ms) AS p50,
               percentile_disc(0.9) WITHIN GROUP (ORDER BY lifetime_ms) AS p90,
-              count(*) FILTER (WHERE transferable) AS transferable
+              count(*) FILTER (WHERE transferable) AS transferable,
+              percentile_disc(0.5) WITHIN GROUP (ORDER BY peak_max_size_usdt) AS max_size_p50
          FROM route_episodes
         WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND opened_at >= $4 AND opened_at <= $5`,
       [route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString()],
     );
     // PostgreSQL returns COUNT and bigint as strings, PGlite as numbers: converted here, once.
     const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-    return { episodes: num(row?.episodes) ?? 0, medianMs: num(row?.p50), p90Ms: num(row?.p90), transferable: num(row?.transferable) ?? 0 };
+    return { episodes: num(row?.episodes) ?? 0, medianMs: num(row?.p50), p90Ms: num(row?.p90), transferable: num(row?.transferable) ?? 0,
+      medianMaxSizeUsdt: num(row?.max_size_p50) };
   }
 
   /**

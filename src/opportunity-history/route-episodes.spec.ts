@@ -7,10 +7,10 @@ import { MAX_PENDING_EPISODES, type RouteEpisode, RouteEpisodeQueue } from './ro
 const on = { history: { recorderEnabled: true } } as unknown as AppConfig;
 const episode = (n: number): RouteEpisode => ({
   ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', openedAt: new Date(n), closedAt: new Date(n + 1),
-  peakGrossPercent: 0.2, peakNetPercent: 0, transferable: false, costsEstimated: true,
+  peakGrossPercent: 0.2, peakNetPercent: 0, peakMaxSizeUsdt: null, transferable: false, costsEstimated: true,
 });
 
-describe('route episode queue and recorder (issue 21)', () => {
+describe('route episode queue and recorder', () => {
   it('holds at most MAX_PENDING_EPISODES and counts what it drops', () => {
     const queue = new RouteEpisodeQueue(on);
     for (let i = 0; i < MAX_PENDING_EPISODES + 3; i++) queue.push(episode(i));

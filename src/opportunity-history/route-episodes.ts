@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 /**
- * One episode of a spot route (issue 21): its gross spread rose above ARBITRAGE_MIN_PROFIT_PERCENT
+ * One episode of a spot route: its gross spread rose above ARBITRAGE_MIN_PROFIT_PERCENT
  * at `openedAt` and fell back to or under it (or a quote went stale) at `closedAt`. Peaks are
  * the highest gross spread and the net spread at that moment, in percent; `transferable` and
  * `costsEstimated` are the costs book's view when the episode closed.
@@ -15,6 +15,8 @@ export interface RouteEpisode {
   closedAt: Date;
   peakGrossPercent: number;
   peakNetPercent: number;
+  /** Largest size worth taking (USDT, net ≥ 0) of the episode's most profitable event; null when none was sized. */
+  peakMaxSizeUsdt: number | null;
   transferable: boolean;
   costsEstimated: boolean;
 }

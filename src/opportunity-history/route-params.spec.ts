@@ -12,10 +12,10 @@ const message = (fn: () => unknown): string => {
   return 'no error';
 };
 
-describe('route parameters (D2, D9)', () => {
+describe('route parameters (rules: errors, windows)', () => {
   it('normalises and applies the defaults', () => {
     expect(parseBacktestRequest(valid, EXCHANGES)).toEqual({
-      ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 7, threshold: 0.3, basis: 'net', capital: 1000, transferMinutes: 0,
+      ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 7, threshold: 0.3, basis: 'net', capital: 1000, transferMinutes: 0, breakdown: 'day',
     });
     expect(parseRouteParams({ ...valid, days: '7', threshold: '0.30', basis: 'GROSS' }, EXCHANGES, 'query')).toMatchObject({
       days: 7, threshold: 0.3, basis: 'gross',
@@ -28,7 +28,7 @@ describe('route parameters (D2, D9)', () => {
     expect(message(() => parseRouteParams(valid, ['okx', 'gate'], 'body'))).toBe('buy must be one of okx, gate');
   });
 
-  it('reports the first failure in D2 order', () => {
+  it('reports the first failure in the `errors` rule order', () => {
     const all = { ticker: 'BTC/USDT', buy: 'x', sell: 'y', days: 0, threshold: -1, basis: 'mid', capital: 1, transferMinutes: -1 };
     const order = [
       ['ticker', 'BTC-USDT', 'ticker is invalid'],

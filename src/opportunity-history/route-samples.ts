@@ -1,3 +1,4 @@
+import { PERCENT_DECIMALS, roundPercent, roundsAtLeast, spreadPercent, thresholdFast } from '../common/money/money.js';
 import type { BookQuote } from '../market-data/quote-book.js';
 import type { OpportunitySample } from './opportunity-sample.js';
 import type { RouteCostsProvider } from '../market-data/route-costs.js';
@@ -6,9 +7,11 @@ import type { RouteCostsProvider } from '../market-data/route-costs.js';
 export type SpotQuote = Pick<BookQuote, 'exchange' | 'ticker' | 'bid' | 'ask' | 'volume'>;
 
 /**
- * D8: one sample per spot route (ticker, buy exchange, sell exchange) of different exchanges
+ * The `recorders` rule: one sample per spot route (ticker, buy exchange, sell exchange) of different exchanges
  * whose gross spread (sell bid − buy ask) ÷ buy ask × 100 is at least `minSpreadPercent`, all
- * stamped with the same instant so a round reads as one cross-section.
+ * stamped with the same instant so a round reads as one cross-section. The spread is the money
+ * rule's: decimal, rounded once to the percent decimals; doubles only decide the clear cases of
+ * the threshold test.
  */
 export function collectRouteSamples(
   quotes: Iterable<SpotQuote>,
@@ -29,8 +32,11 @@ export function collectRouteSamples(
     for (const buy of tickerQuotes) {
       for (const sell of tickerQuotes) {
         if (buy.exchange === sell.exchange) continue;
-        const gross = ((sell.bid - buy.ask) / buy.ask) * 100;
-        if (gross < minSpreadPercent) continue;
+        const approx = ((sell.bid - buy.ask) / buy.ask) * 100;
+        const scale = 100 * (Math.abs(sell.bid / buy.ask) + 1);
+        const passes = thresholdFast(approx, scale, minSpreadPercent, PERCENT_DECIMALS)
+          ?? roundsAtLeast(spreadPercent(buy.ask, sell.bid), minSpreadPercent, PERCENT_DECIMALS);
+        if (!passes) continue;
         const route = { ticker, buyExchange: buy.exchange, sellExchange: sell.exchange };
         out.push({
           ...route,
@@ -38,7 +44,7 @@ export function collectRouteSamples(
           time,
           buyPrice: buy.ask,
           sellPrice: sell.bid,
-          grossSpreadPercent: gross,
+          grossSpreadPercent: roundPercent(spreadPercent(buy.ask, sell.bid)),
           volume24h: smallerVolume(buy.volume, sell.volume),
         });
       }
@@ -47,7 +53,7 @@ export function collectRouteSamples(
   return out;
 }
 
-/** D6/D8: the route's volume is the smaller of the two spot quote volumes; unknown if either is. */
+/** The `opportunities` rule/the `recorders` rule: the route's volume is the smaller of the two spot quote volumes; unknown if either is. */
 function smallerVolume(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : Math.min(a, b);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { ArbitrageDetector, type ClosedEpisode, profitPercentOf } from './arbitrage-detector.engine.js';
 
 const NOW = 1_800_000_000_000;
@@ -13,7 +13,7 @@ const q = (exchange: ExchangeName, bid: number, ask: number, ageMs = 0, ticker =
 
 const detector = (minProfitPercent = 0.1) => new ArbitrageDetector({ minProfitPercent, staleMs: 10_000 });
 
-describe('ArbitrageDetector (D6)', () => {
+describe('ArbitrageDetector (rules: opportunities)', () => {
   it('buys at the lowest ask and sells at the highest bid on another exchange', () => {
     const d = detector();
     d.apply(q('binance', 99.9, 100));
@@ -100,7 +100,7 @@ describe('ArbitrageDetector (D6)', () => {
     expect(d.best('BTC-USDT', NOW)?.profitPercentAskBid).toBeCloseTo(8.3333333333, 8);
   });
 
-  describe('route episodes (issue 21)', () => {
+  describe('route episodes', () => {
     const T = 1_800_000_000_000;
     const at = (exchange: ExchangeName, bid: number, ask: number, time: number) => ({ exchange, ticker: 'BTC-USDT', bid, ask, receivedAt: time });
     const tracked = () => {
@@ -109,7 +109,23 @@ describe('ArbitrageDetector (D6)', () => {
       return { d, closed };
     };
 
-    it('withdraw (a name collision, issue 17): the quote leaves every route and its open episodes end then', () => {
+    it('reports each route opening and ending (order books wanted and released), an instant episode included', () => {
+      const events: string[] = [];
+      const d = new ArbitrageDetector({
+        minProfitPercent: 0.1,
+        staleMs: 10_000,
+        onRouteOpened: (r, time, spread) => events.push(`open ${r.buyExchange}>${r.sellExchange} ${time - T} ${spread.toFixed(2)}`),
+        onRouteEnded: (r, time) => events.push(`end ${r.buyExchange}>${r.sellExchange} ${time - T}`),
+      });
+      d.apply(at('binance', 99.9, 100, T));
+      d.apply(at('okx', 100.3, 100.4, T + 100)); // 0.3 %: opens
+      d.apply(at('okx', 100.5, 100.6, T + 200)); // still open: no second report
+      d.apply(at('okx', 100, 100.1, T + 300)); // closes
+      d.sweep(T + 20_000);
+      expect(events).toEqual(['open binance>okx 100 0.30', 'end binance>okx 300']);
+    });
+
+    it('withdraw (a name collision): the quote leaves every route and its open episodes end then', () => {
       const { d, closed } = tracked();
       d.apply(at('binance', 99.9, 100, T));
       d.apply(at('okx', 100.5, 100.6, T + 100)); // binance → okx 0.5 %

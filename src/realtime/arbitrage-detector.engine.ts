@@ -1,5 +1,5 @@
 import { PERCENT_DECIMALS, dec, roundPercent, roundsAbove, thresholdFast } from '../common/money/money.js';
-import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js';
 
 /** A spot quote as the detector needs it. */
 export interface SpotQuote {
@@ -7,7 +7,7 @@ export interface SpotQuote {
   readonly ticker: string;
   readonly bid: number;
   readonly ask: number;
-  /** Local receive time, Unix ms: freshness is judged on it (D5). */
+  /** Local receive time, Unix ms: freshness is judged on it (rules: quotes). */
   readonly receivedAt: number;
 }
 
@@ -41,12 +41,22 @@ export interface ClosedEpisode {
 }
 
 export interface DetectorOptions {
-  /** An opportunity must EXCEED this (D6: ARBITRAGE_MIN_PROFIT_PERCENT, default 0.1). */
+  /** An opportunity must EXCEED this (rules: opportunities; ARBITRAGE_MIN_PROFIT_PERCENT, default 0.1). */
   minProfitPercent: number;
-  /** A quote older than this is stale and ignored (D5: 10 s). */
+  /** A quote older than this is stale and ignored (rules: staleness; 10 s). */
   staleMs: number;
   /** Called when a route's episode ends (rare next to ticks: only at a threshold crossing). */
   onEpisodeClosed?: (episode: ClosedEpisode) => void;
+  /** A route's spread rose above the threshold (its order books are wanted); `spread` in percent, doubles. */
+  onRouteOpened?: (route: RouteKey, at: number, spread: number) => void;
+  /** A route's episode ended, including one that ended at the instant it opened. */
+  onRouteEnded?: (route: RouteKey, at: number) => void;
+}
+
+export interface RouteKey {
+  readonly ticker: string;
+  readonly buyExchange: ExchangeName;
+  readonly sellExchange: ExchangeName;
 }
 
 const EXCHANGE_COUNT = EXCHANGE_NAMES.length;
@@ -67,14 +77,14 @@ interface TickerBook {
 }
 
 /**
- * Cross-exchange spot arbitrage (D6), incrementally: per ticker a fixed slot per exchange holds
+ * Cross-exchange spot arbitrage (rules: opportunities), incrementally: per ticker a fixed slot per exchange holds
  * its latest quote, so a tick costs O(number of exchanges) and never scans other tickers.
  *
  * For a ticker, among fresh quotes, buy where the ask is lowest and sell where the bid is highest,
  * on a different exchange. Ties go to the exchange listed first (binance, bybit, okx, gate,
  * bitget), so the result does not depend on arrival order.
  *
- * Every route of a ticker also has an episode state (issue 21): a tick re-evaluates the 2 × (n − 1)
+ * Every route of a ticker also has an episode state: a tick re-evaluates the 2 × (n − 1)
  * routes its exchange takes part in, in place, so `openedAt` is known for any route without a scan.
  */
 export class ArbitrageDetector {
@@ -109,7 +119,7 @@ export class ArbitrageDetector {
 
   /**
    * Drops an exchange's quote of a ticker, so it takes part in no route until it quotes again:
-   * its ticker names another coin there (issue 17). Its open episodes end at `now`.
+   * its ticker names another coin there. Its open episodes end at `now`.
    */
   withdraw(exchange: ExchangeName, ticker: string, now: number): void {
     const book = this.books.get(ticker);
@@ -185,6 +195,7 @@ export class ArbitrageDetector {
       if (Number.isNaN(r[i + OPENED])) {
         r[i + OPENED] = at;
         r[i + PEAK] = -Infinity;
+        this.options.onRouteOpened?.(routeKey(book, b, s), at, spread);
       }
       if (spread > (r[i + PEAK] ?? -Infinity)) {
         r[i + PEAK] = spread;
@@ -201,6 +212,7 @@ export class ArbitrageDetector {
     const i = routeIndex(b, s);
     const openedAt = r[i + OPENED] ?? at;
     r[i + OPENED] = NaN;
+    this.options.onRouteEnded?.(routeKey(book, b, s), at);
     // Opened and closed at one instant: two quotes of one batch passing each other, which nobody could act on.
     if (at <= openedAt) return;
     this.options.onEpisodeClosed?.({
@@ -216,9 +228,15 @@ export class ArbitrageDetector {
   }
 }
 
+const routeKey = (book: TickerBook, b: number, s: number): RouteKey => ({
+  ticker: book.ticker,
+  buyExchange: EXCHANGE_NAMES[b] ?? 'binance',
+  sellExchange: EXCHANGE_NAMES[s] ?? 'binance',
+});
+
 const routeIndex = (b: number, s: number): number => (b * EXCHANGE_COUNT + s) * ROUTE_FIELDS;
 /**
- * D6's "exceeds ARBITRAGE_MIN_PROFIT_PERCENT", on the figure AS EMITTED (rounded to 8 decimals),
+ * The `opportunities` rule's "exceeds ARBITRAGE_MIN_PROFIT_PERCENT", on the figure AS EMITTED (rounded to 8 decimals),
  * so no event ever shows a profit at or below the threshold. This runs on every tick, so it is
  * decided in doubles, without allocating, whenever doubles cannot be wrong: everywhere but within
  * about 5e-9 % of the threshold, where the exact decimal figure decides (a tick exactly at the

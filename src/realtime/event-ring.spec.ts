@@ -4,7 +4,7 @@ import { EventRing } from './event-ring.js';
 
 const ids = (frames: { id?: number }[]) => frames.map((f) => f.id);
 
-describe('EventRing (D4 replay)', () => {
+describe('EventRing (the `streams` rule replay)', () => {
   it('replays the frames after the given id, oldest first', () => {
     const ring = new EventRing({ maxEvents: 10, maxAgeMs: 300_000 });
     for (let id = 1; id <= 5; id += 1) ring.push(id, 0, dataFrame({ id }, { id }), undefined);
@@ -22,7 +22,7 @@ describe('EventRing (D4 replay)', () => {
     expect(ids(ring.after(5, 0))).toEqual([6, 7]);
   });
 
-  it('lets frames past maxAgeMs go as new ones arrive, with no replay asked (issue 18 soak)', () => {
+  it('lets frames past maxAgeMs go as new ones arrive, with no replay asked (the soak)', () => {
     const ring = new EventRing({ maxEvents: 10_000, maxAgeMs: 1_000 });
     for (let id = 1; id <= 3_000; id += 1) ring.push(id, id, dataFrame({ id }, { id }), undefined);
     expect(ring.length).toBe(1_001); // ages 0 … 1,000 ms at t = 3,000
@@ -40,7 +40,7 @@ describe('EventRing (D4 replay)', () => {
     expect(ids(ring.after(0, 2600))).toEqual([]);
   });
 
-  it('a replay with a filter returns only the frames whose meta it keeps (issue 21)', () => {
+  it('a replay with a filter returns only the frames whose meta it keeps', () => {
     const ring = new EventRing<{ ticker: string }>({ maxEvents: 10, maxAgeMs: 300_000 });
     ['BTC', 'ETH', 'BTC', 'SOL'].forEach((ticker, i) => ring.push(i + 1, 0, dataFrame({ ticker }, { id: i + 1 }), { ticker }));
     expect(ids(ring.after(0, 0, (m) => m.ticker === 'BTC'))).toEqual([1, 3]);

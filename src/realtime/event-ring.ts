@@ -1,7 +1,7 @@
 import type { SseFrame } from '../common/sse/sse-frame.js';
 
 export interface RingLimits {
-  /** D4: the last 10,000 events… */
+  /** The `streams` rule: the last 10,000 events… */
   maxEvents: number;
   /** …at most 5 minutes old. */
   maxAgeMs: number;
@@ -11,12 +11,12 @@ interface Entry<M> {
   readonly id: number;
   readonly at: number;
   readonly frame: SseFrame;
-  /** What a replay filter looks at (issue 21), kept so the frame need not be parsed again. */
+  /** What a replay filter looks at, kept so the frame need not be parsed again. */
   readonly meta: M;
 }
 
 /**
- * The recent opportunity frames, for Last-Event-ID replay (D4). A fixed-size circular array:
+ * The recent opportunity frames, for Last-Event-ID replay (rules: streams). A fixed-size circular array:
  * O(1) to add, and replay binary-searches the first id after the client's.
  */
 export class EventRing<M = undefined> {
@@ -30,7 +30,7 @@ export class EventRing<M = undefined> {
 
   push(id: number, at: number, frame: SseFrame, meta: M): void {
     // Frames past the age limit are let go as new ones come, not only when a client replays:
-    // otherwise a quiet ring holds 10,000 frames whatever their age (issue 18's soak).
+    // otherwise a quiet ring holds 10,000 frames whatever their age (the soak).
     this.expire(at);
     const capacity = this.entries.length;
     if (this.size === capacity) {
@@ -48,6 +48,31 @@ export class EventRing<M = undefined> {
    */
   after(lastId: number, now: number, keep?: (meta: M) => boolean): SseFrame[] {
     this.expire(now);
+    const out: SseFrame[] = [];
+    for (let i = this.firstAfter(lastId); i < this.size; i += 1) {
+      const entry = this.at(i);
+      if (entry && (!keep || keep(entry.meta))) out.push(entry.frame);
+    }
+    return out;
+  }
+
+  /** Like `after`, with each entry's id and meta (a replay that re-prices what it sends). */
+  entriesAfter(lastId: number, now: number): { id: number; frame: SseFrame; meta: M }[] {
+    this.expire(now);
+    const out: { id: number; frame: SseFrame; meta: M }[] = [];
+    for (let i = this.firstAfter(lastId); i < this.size; i += 1) {
+      const entry = this.at(i);
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  /** Position of the first entry with an id above `lastId` (binary search). */
+  private firstAfter(lastId: number): number {
     let lo = 0;
     let hi = this.size;
     while (lo < hi) {
@@ -55,16 +80,7 @@ export class EventRing<M = undefined> {
       if ((this.at(mid)?.id ?? Infinity) <= lastId) lo = mid + 1;
       else hi = mid;
     }
-    const out: SseFrame[] = [];
-    for (let i = lo; i < this.size; i += 1) {
-      const entry = this.at(i);
-      if (entry && (!keep || keep(entry.meta))) out.push(entry.frame);
-    }
-    return out;
-  }
-
-  get length(): number {
-    return this.size;
+    return lo;
   }
 
   private expire(now: number): void {

@@ -3,14 +3,14 @@ import { grossSpread, netSpread } from './net-spread.engine.js';
 
 const base = { buyPrice: 100, sellPrice: 101, referenceUsdt: 1000 };
 
-describe('netSpread (issue 21): D9 net, decimal, rounded once to 8 decimals (the money policy)', () => {
+describe('netSpread: the `windows` rule net, decimal, rounded once to 8 decimals (the money policy)', () => {
   it('known taker fees and a known withdrawal fee', () => {
     // gross (101 − 100) ÷ 100 × 100 = 1; withdrawal 0.0005 × 100 = 0.05 USD ÷ 1000 × 100 = 0.005;
     // net = 1 − 0.1 − 0.15 − 0.005 = 0.745.
     expect(netSpread({ ...base, buyFeePercent: 0.1, sellFeePercent: 0.15, withdrawalFee: 0.0005 })).toEqual({ netPercent: 0.745, estimated: false });
   });
 
-  it('unknown fees take the D8 defaults (taker 0.1 %, withdrawal 1 USD) and are marked estimated', () => {
+  it('unknown fees take the `cost-defaults` rule defaults (taker 0.1 %, withdrawal 1 USD) and are marked estimated', () => {
     // 1 − 0.1 − 0.1 − 1 ÷ 1000 × 100 (= 0.1) = 0.7.
     expect(netSpread({ ...base, buyFeePercent: undefined, sellFeePercent: undefined, withdrawalFee: null })).toEqual({ netPercent: 0.7, estimated: true });
     // One unknown figure is enough to mark it.

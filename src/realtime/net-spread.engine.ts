@@ -1,8 +1,8 @@
-import { Dec, roundPercent } from '../common/money/money.js';
+import { Dec, roundPercent, spreadPercent } from '../common/money/money.js';
 import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
 
 /*
- * Money math of the opportunity stream (issue 21) under the service's one money rule
+ * Money math of the opportunity stream under the service's one money rule
  * (README "Money and percent figures"): decimal throughout, rounded once at the edge.
  */
 
@@ -10,10 +10,10 @@ import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market
 export interface NetSpreadInput {
   buyPrice: number;
   sellPrice: number;
-  /** Taker fee in percent; undefined: unknown, the D8 default (0.1 %) applies. */
+  /** Taker fee in percent; undefined: unknown, the `recorders` rule default (0.1 %) applies. */
   buyFeePercent: number | undefined;
   sellFeePercent: number | undefined;
-  /** Withdrawal fee in base units on the route's network; null: unknown, the D8 default (1 USD) applies. */
+  /** Withdrawal fee in base units on the route's network; null: unknown, the `recorders` rule default (1 USD) applies. */
   withdrawalFee: number | null;
   /** The notional the withdrawal fee is charged against, USDT (NET_REFERENCE_USDT). */
   referenceUsdt: number;
@@ -22,12 +22,12 @@ export interface NetSpreadInput {
 export interface NetSpread {
   /** Gross spread minus both taker fees minus the withdrawal fee as a percent of the reference notional. */
   netPercent: number;
-  /** Some figure was a D8 default rather than the exchange's own. */
+  /** Some figure was a `recorders` default rather than the exchange's own. */
   estimated: boolean;
 }
 
 /**
- * D9's net, so a threshold on the live stream means the same as on the history's net basis:
+ * The `windows` rule's net, so a threshold on the live stream means the same as on the history's net basis:
  * net % = (sell − buy) ÷ buy × 100 − buy fee % − sell fee % − withdrawal fee USD ÷ reference × 100,
  * where withdrawal fee USD = fee in base units × buy price (the asset is bought at the ask).
  */
@@ -47,6 +47,5 @@ export function netSpread(input: NetSpreadInput): NetSpread {
 
 /** Gross spread in percent from the two prices, in decimal, rounded at the edge (episode peaks). */
 export function grossSpread(buyPrice: number, sellPrice: number): number {
-  const buy = new Dec(buyPrice);
-  return roundPercent(new Dec(sellPrice).minus(buy).div(buy).times(100));
+  return roundPercent(spreadPercent(buyPrice, sellPrice));
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpportunityDebouncer } from './opportunity-debouncer.js';
 
-describe('OpportunityDebouncer (D6: 200 ms per symbol)', () => {
+describe('OpportunityDebouncer (rules: debounce; 200 ms per symbol)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

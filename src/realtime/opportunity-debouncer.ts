@@ -1,5 +1,5 @@
 /**
- * The per-symbol debounce of D6: the first detection starts a timer; ticks meanwhile only
+ * The per-symbol debounce of the `debounce` rule: the first detection starts a timer; ticks meanwhile only
  * update state; when the timer fires the symbol's best CURRENT opportunity is emitted, if one
  * still exists. At most one event per symbol per period, at most one period late, never starved
  * by a steady stream of ticks (the timer is not restarted by them).

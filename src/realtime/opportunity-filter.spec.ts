@@ -14,11 +14,11 @@ const failure = (query: Record<string, unknown>): string => {
   throw new Error('no failure');
 };
 const event: FilterableEvent = {
-  ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', profitPercentAskBid: 0.3, netProfitPercent: 0.05, transferable: true,
+  ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', profitPercentAskBid: 0.3, netProfitPercent: 0.05, transferable: true, size: { maxSizeUsdt: 2500 },
 };
 
-describe('opportunity stream filters (issue 21)', () => {
-  it('no parameter is no filter: the unfiltered SPEC 2.6 stream', () => {
+describe('opportunity stream filters', () => {
+  it('no parameter is no filter: the unfiltered `opportunities` stream', () => {
     expect(parse({})).toBeNull();
     // `transferable=false` restricts nothing either.
     expect(parse({ transferable: 'false' })).toBeNull();
@@ -42,7 +42,6 @@ describe('opportunity stream filters (issue 21)', () => {
   it('exchanges: both the buy and the sell exchange must be listed', () => {
     expect(matchesFilter(parse({ exchanges: 'OKX, binance' })!, event)).toBe(true);
     expect(matchesFilter(parse({ exchanges: 'binance,bybit' })!, event)).toBe(false);
-    expect(matchesFilter(parse({ exchanges: 'okx' })!, event)).toBe(false);
   });
 
   it('tickers in either form, any case', () => {
@@ -79,6 +78,9 @@ describe('opportunity stream filters (issue 21)', () => {
     expect(failure({ transferable: '' })).toBe('transferable must be true or false');
     expect(failure({ exchanges: 'binance,gate' })).toBe('exchanges must be a comma list of binance, bybit, okx');
     expect(failure({ exchanges: 'binance,' })).toBe('exchanges must be a comma list of binance, bybit, okx');
+    // A route buys on one exchange and sells on another: one name can never match.
+    expect(failure({ exchanges: 'binance' })).toBe('exchanges must name at least two exchanges: a route buys on one and sells on another');
+    expect(failure({ exchanges: 'okx,OKX' })).toBe('exchanges must name at least two exchanges: a route buys on one and sells on another');
     expect(failure({ exchanges: ['binance', 'okx'] })).toBe('exchanges must be a comma list of binance, bybit, okx');
     expect(failure({ exchanges: 'okx,okx,okx,okx,okx,okx' })).toBe('exchanges must be a comma list of binance, bybit, okx');
     expect(failure({ tickers: 'BTC-XYZ' })).toBe('tickers must be a comma list of at most 100 tickers such as BTC-USDT');
@@ -90,5 +92,21 @@ describe('opportunity stream filters (issue 21)', () => {
     const list = (n: number) => Array.from({ length: n }, (_, i) => `A${i}-USDT`).join(',');
     expect(parse({ tickers: list(MAX_FILTER_TICKERS) })!.tickers!.size).toBe(100);
     expect(failure({ tickers: list(MAX_FILTER_TICKERS + 1) })).toBe('tickers must be a comma list of at most 100 tickers such as BTC-USDT');
+  });
+
+  it('size and minSize: ranges, messages, and minSize against size.maxSizeUsdt, inclusive', () => {
+    expect(parse({ size: '10' })?.size).toBe(10);
+    expect(parse({ size: '10000000' })?.size).toBe(10_000_000);
+    for (const bad of ['9.99', '10000000.01', '', 'abc', '-5', ['100', '200']]) expect(failure({ size: bad })).toBe('size must be a number from 10 to 10000000');
+    for (const bad of ['-1', '10000001', '', 'x']) expect(failure({ minSize: bad })).toBe('minSize must be a number from 0 to 10000000');
+    expect(failure({ tickers: 'BTC-USDT', size: '1', minSize: 'x' })).toBe('size must be a number from 10 to 10000000');
+    expect(matchesFilter(parse({ minSize: '2500' })!, event)).toBe(true);
+    expect(matchesFilter(parse({ minSize: '2500.01' })!, event)).toBe(false);
+    // An unknown size (a book not held) never passes a minSize.
+    expect(matchesFilter(parse({ minSize: '0' })!, { ...event, size: null })).toBe(false);
+    // A size alone filters nothing out but is its own group.
+    expect(matchesFilter(parse({ size: '5000' })!, { ...event, size: null })).toBe(true);
+    expect(parse({ size: '5000' })!.key).not.toBe(parse({ size: '500' })!.key);
+    expect(parse({ size: '5000.0', minSize: '1' })!.key).toBe(parse({ minSize: '1.0', size: '5e3' })!.key);
   });
 });

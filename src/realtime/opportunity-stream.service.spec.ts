@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SseFrame } from '../common/sse/sse-frame.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { ExchangeName } from '../market-data/exchanges.js';
+import type { ExchangeName } from '../market-model/exchanges.js';
 import { MarketCostsBook } from '../market-data/market-costs.book.js';
 import type { CurrencyNetwork } from '../market-data/market-data-source.js';
 import { QuoteBook } from '../market-data/quote-book.js';
@@ -21,7 +21,7 @@ const config = {
 const ERC20 = (withdrawFee: number, depositEnabled = true): CurrencyNetwork =>
   ({ asset: 'ETH', network: 'ERC20', withdrawEnabled: true, depositEnabled, withdrawFee });
 
-describe('OpportunityStreamService (issue 21)', () => {
+describe('OpportunityStreamService', () => {
   let now: number;
   let bus: InProcessQuoteTickBus;
   let costs: MarketCostsBook;
@@ -72,7 +72,7 @@ describe('OpportunityStreamService (issue 21)', () => {
       ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx', buyPrice: 3000, sellPrice: 3009,
       profitPercentAskBid: expect.closeTo(0.3, 10) as number, volume: null, timestamp: new Date(T0 + 250).toISOString(),
       netProfitPercent: -0.005, network: 'ERC20', transferable: true, costsEstimated: false,
-      openedAt: new Date(T0 + 50).toISOString(), ageMs: 200,
+      openedAt: new Date(T0 + 50).toISOString(), ageMs: 200, size: null,
     });
   });
 
@@ -142,7 +142,7 @@ describe('OpportunityStreamService (issue 21)', () => {
     const { episodes: closed } = episodes.drain();
     expect(closed).toEqual([{
       ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx', openedAt: new Date(T0), closedAt: new Date(T0 + 1000),
-      peakGrossPercent: 0.4, peakNetPercent: 0.095, transferable: false, costsEstimated: false,
+      peakGrossPercent: 0.4, peakNetPercent: 0.095, peakMaxSizeUsdt: null, transferable: false, costsEstimated: false,
     }]);
   });
 
@@ -166,11 +166,11 @@ describe('OpportunityStreamService (issue 21)', () => {
   it('with the recorder off no episode is kept', () => {
     const off = new RouteEpisodeQueue({ history: { recorderEnabled: false } } as unknown as AppConfig);
     off.push({ ticker: 'X-USDT', buyExchange: 'a', sellExchange: 'b', openedAt: new Date(0), closedAt: new Date(1),
-      peakGrossPercent: 1, peakNetPercent: 1, transferable: true, costsEstimated: false });
+      peakGrossPercent: 1, peakNetPercent: 1, peakMaxSizeUsdt: null, transferable: true, costsEstimated: false });
     expect(off.size).toBe(0);
   });
 
-  it('events share one hidden class, whatever their route (a spread per event made one class each: issue 18 soak)', async () => {
+  it('events share one hidden class, whatever their route (a spread per event made one class each: the soak)', async () => {
     const events: OpportunityEventDto[] = [];
     const pub = service.published.subscribe((p) => events.push(p.event));
     for (let i = 0; i < 8; i++) {
@@ -182,12 +182,12 @@ describe('OpportunityStreamService (issue 21)', () => {
     expect(events).toHaveLength(8);
     expect(Object.keys(events[0] as object)).toEqual([
       'ticker', 'buyExchange', 'sellExchange', 'buyPrice', 'sellPrice', 'profitPercentAskBid', 'volume', 'timestamp',
-      'netProfitPercent', 'network', 'transferable', 'costsEstimated', 'openedAt', 'ageMs',
+      'netProfitPercent', 'network', 'transferable', 'costsEstimated', 'openedAt', 'ageMs', 'size',
     ]);
     expect(shareOneHiddenClass(events)).toBe(true);
   });
 
-  it('publishes each event it detects once, with the id its clients saw (what the ingest role relays, issue 20)', async () => {
+  it('publishes each event it detects once, with the id its clients saw (what the ingest role relays)', async () => {
     const published: number[] = [];
     const got: SseFrame[] = [];
     const pub = service.published.subscribe((p) => published.push(p.id));
@@ -202,7 +202,7 @@ describe('OpportunityStreamService (issue 21)', () => {
   });
 });
 
-describe('OpportunityStreamService on an API instance (issue 20)', () => {
+describe('OpportunityStreamService on an API instance', () => {
   const api = { ...config, scaleOut: { role: 'api', redis: { url: 'redis://x', keyPrefix: 'p:' } } } as unknown as AppConfig;
   const event = { ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx' } as unknown as OpportunityEventDto;
 

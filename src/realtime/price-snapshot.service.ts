@@ -7,7 +7,7 @@ import { QuoteBook } from '../market-data/quote-book.js';
 import type { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
 
 /**
- * The price snapshot stream (SPEC 4.4): one clock for all clients; each tick builds and
+ * The price snapshot stream (rules: opportunities): one clock for all clients; each tick builds and
  * serialises the snapshot ONCE and every client is written the same bytes. The clock runs only
  * while at least one client is connected.
  */

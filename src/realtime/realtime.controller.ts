@@ -5,13 +5,16 @@ import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiSseStream } from '../common/sse/api-sse.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ArbitrageStreamQueryDto } from './dto/arbitrage-stream-query.dto.js';
+import { AppError } from '../common/errors/app-error.js';
 import { FILTER_MESSAGES, parseOpportunityFilter } from './opportunity-filter.js';
 import { SseHub } from '../common/sse/sse-hub.service.js';
 import { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import { PriceSnapshotService } from './price-snapshot.service.js';
-import { MarketDataGap } from '../scale-out/market-data-gap.js';
+import { MarketDataGap } from '../redis/market-data-gap.js';
+
+export const LAST_EVENT_ID_MESSAGE = 'lastEventId must be an event id of 1 to 16 digits';
 
 @ApiTags('realtime')
 @Controller('v1/realtime')
@@ -43,7 +46,8 @@ export class RealtimeController {
   @ApiErrors({
     400: [
       FILTER_MESSAGES.minProfit, FILTER_MESSAGES.minNetProfit, FILTER_MESSAGES.transferable,
-      'exchanges must be a comma list of binance, bybit, okx, gate, bitget', FILTER_MESSAGES.tickers,
+      'exchanges must be a comma list of binance, bybit, okx, gate, bitget', FILTER_MESSAGES.exchangesPair, FILTER_MESSAGES.tickers,
+      FILTER_MESSAGES.size, FILTER_MESSAGES.minSize, LAST_EVENT_ID_MESSAGE,
     ],
   })
   arbitrage(
@@ -53,7 +57,8 @@ export class RealtimeController {
     @Headers('last-event-id') lastEventId?: string,
   ): void | Promise<void> {
     const clientFilter = parseOpportunityFilter({ ...query }, this.config.marketData.exchanges);
-    return this.sse.open(req, res, this.gap.alongside(this.opportunities.frames(parseEventId(lastEventId), clientFilter)), { stream: 'arbitrage', policy: 'reliable' });
+    const resumeAfter = lastEventId !== undefined ? parseEventId(lastEventId) : parseEventIdParam(query.lastEventId);
+    return this.sse.open(req, res, this.gap.alongside(this.opportunities.frames(resumeAfter, clientFilter)), { stream: 'arbitrage', policy: 'reliable' });
   }
 
   @Get('prices')
@@ -73,6 +78,14 @@ export class RealtimeController {
   }
 }
 
+/** A header a browser sends by itself: an unreadable one resumes nothing rather than failing. */
 function parseEventId(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,16}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+/** The query parameter a client writes by hand: a bad one is a 400, like every other parameter. */
+function parseEventIdParam(value: unknown): number | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value.trim())) throw AppError.invalid(LAST_EVENT_ID_MESSAGE);
+  return Number(value.trim());
 }

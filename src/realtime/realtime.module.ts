@@ -5,7 +5,7 @@ import { PriceSnapshotService } from './price-snapshot.service.js';
 import { RealtimeController } from './realtime.controller.js';
 
 @Module({
-  // The opportunity stream hands the route episodes it closes to the history recorder (issue 21).
+  // The opportunity stream hands the route episodes it closes to the history recorder.
   imports: [OpportunityHistoryModule],
   controllers: [RealtimeController],
   providers: [OpportunityStreamService, PriceSnapshotService],

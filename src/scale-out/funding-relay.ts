@@ -2,13 +2,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Subscription } from 'rxjs';
 import { APP_CONFIG, type AppConfig, type Role } from '../config/app-config.js';
 import { type FundingCollection, FundingRatesService } from '../funding-rates/funding-rates.service.js';
-import { RedisLink } from './redis-link.js';
+import { RedisLink } from '../redis/redis-link.js';
 
 /** API instances look for a newer collection this often (the collector runs every 60 s by default). */
 export const FUNDING_POLL_MS = 1000;
 
 /**
- * Issue 20: funding is collected once, by the ingest role; each collection is written to one Redis
+ * Funding is collected once, by the ingest role; each collection is written to one Redis
  * key, and every API instance serves the newest it finds there, so `GET /v1/funding-rates` answers
  * the same on every instance.
  */

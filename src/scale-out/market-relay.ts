@@ -3,18 +3,17 @@ import type { Redis } from 'ioredis';
 import type { Subscription } from 'rxjs';
 import { APP_CONFIG, type AppConfig, type Role } from '../config/app-config.js';
 import { type Clock } from '../market-data/clock.js';
-import { EXCHANGE_NAMES } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 import { FEED_HEALTH_PUBLISH_MS, FeedHealthMirror } from '../market-data/feed-health-mirror.js';
 import type { ExchangeHealth } from '../market-data/feed-health.js';
-import { DEFAULT_BATCH_POLICY, TickAccumulator } from '../market-data/ingest/tick-batch.js';
-import { MARKET_CLOCK, QUOTE_TICK_BUS } from '../market-data/market-data.constants.js';
-import type { QuoteTick, VolumeEntry } from '../market-data/market-data-source.js';
+import { MARKET_CLOCK, MARKET_DATA_SOURCE } from '../market-data/market-data.constants.js';
+import type { MarketDataSource, VolumeEntry } from '../market-data/market-data-source.js';
 import { MarketDataService } from '../market-data/market-data.service.js';
+import { MarketTable } from '../market-data/market-table.js';
 import { QuoteBook } from '../market-data/quote-book.js';
-import type { QuoteTickBus } from '../market-data/quote-tick-bus.js';
-import { IngestLease } from './ingest-lease.js';
-import { RedisLink } from './redis-link.js';
-import { type MarketRef, MarketIndex, decodeBatch, decodeMarketRef, encodeBatch, encodeMarketRef, exchangeIndex, ticksOf } from './tick-codec.js';
+import { IngestLease } from '../redis/ingest-lease.js';
+import { RedisLink } from '../redis/redis-link.js';
+import { decodeBatch, decodeMarketRef, encodeBatch } from './tick-codec.js';
 
 const TABLE_RELOAD_MS = 1000;
 
@@ -26,22 +25,25 @@ interface IngestState {
 }
 
 /**
- * Issue 20: the quote book crosses from the ingest process to every API instance. The ingest side
- * batches the ticks its book applies (conflated per market, ≤ 5 ms) and PUBLISHes each batch; an
- * API instance SUBSCRIBEs and applies them to its own book, so every stream, the calculator and
- * the lookers read exactly what a single process would. Feed health and volumes ride along once a
- * second in one key whose expiry tells API instances that the ingest process is gone.
+ * The quote book crosses from the ingest process to every API instance. The ingest side PUBLISHes
+ * each tick batch of its ingest workers as it came (already conflated per market within the
+ * worker's window), after storing any new entries of its market table; an API instance SUBSCRIBEs,
+ * fills its own market table from that copy and applies the batches to its own book, so every
+ * stream, the calculator and the lookers read exactly what a single process would. Feed health
+ * and volumes ride along once a second in one key whose expiry tells API instances that the
+ * ingest process is gone.
  */
 @Injectable()
 export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MarketRelay');
   private readonly role: Role;
   private readonly epoch: number;
-  private readonly index = new MarketIndex();
-  private readonly accumulator = new TickAccumulator(EXCHANGE_NAMES.length, (batch) => this.send(batch), DEFAULT_BATCH_POLICY);
-  private table = { epoch: Number.NaN, markets: new Map<number, MarketRef>(), loading: false, loadedAt: 0 };
-  /** A table entry that could not be written (Redis away): the whole table is written again next second. */
+  /** Ingest side: table entries below this index are stored in Redis (or queued on its connection). */
+  private stored = 0;
+  /** Ingest side: a table entry could not be written (Redis away): the whole table is written again next second. */
   private tableDirty = false;
+  /** API side: the ingest epoch the market table was filled for, and the reads of it. */
+  private remote = { epoch: Number.NaN, loading: false, loadedAt: 0 };
   private subscription: Subscription | null = null;
   private subscriber: Redis | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -52,9 +54,10 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly redis: RedisLink,
     private readonly lease: IngestLease,
-    @Inject(QUOTE_TICK_BUS) private readonly bus: QuoteTickBus,
+    @Inject(MARKET_DATA_SOURCE) private readonly source: MarketDataSource,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
     private readonly book: QuoteBook,
+    private readonly table: MarketTable,
     private readonly marketData: MarketDataService,
     private readonly mirror: FeedHealthMirror,
   ) {
@@ -83,31 +86,25 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
     if (this.timer) clearInterval(this.timer);
-    this.accumulator.flush();
     await this.subscriber?.quit().catch(() => undefined);
   }
 
   // --- ingest side ---
 
   private startPublishing(): void {
-    this.subscription = this.bus.ticks.subscribe((tick) => this.onTick(tick));
+    this.subscription = this.source.batches.subscribe((batch) => this.send(batch));
     this.timer = setInterval(() => void this.publishState(), FEED_HEALTH_PUBLISH_MS);
     this.timer.unref();
   }
 
-  private onTick(tick: QuoteTick): void {
-    const { index, added } = this.index.indexOf(tick);
-    if (added) {
-      this.accumulator.addMarkets([index], exchangeIndex(tick.exchange));
-      // One connection keeps command order, so the table entry lands before any batch using it.
-      void this.redis.commands.hset(this.tableKey(this.epoch), String(index), encodeMarketRef(tick)).catch(() => {
+  private send(batch: Float64Array): void {
+    if (this.stored < this.table.size) {
+      // One connection keeps command order, so the table entries land before any batch using them.
+      void this.redis.commands.hset(this.tableKey(this.epoch), this.table.encoded(this.stored)).catch(() => {
         this.tableDirty = true;
       });
+      this.stored = this.table.size;
     }
-    this.accumulator.quote(index, tick.bid, tick.ask, tick.bidQty, tick.askQty, tick.exchangeTime ?? Number.NaN, tick.receivedAt);
-  }
-
-  private send(batch: Float64Array): void {
     const message = encodeBatch(this.epoch, batch);
     this.sent.messages += 1;
     this.sent.bytes += message.byteLength;
@@ -121,7 +118,7 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const state: IngestState = { at: this.clock.now(), health: this.marketData.healthReport(), volumes };
     const pipeline = this.redis.commands.multi();
     const rewrite = this.tableDirty;
-    if (rewrite) pipeline.hset(this.tableKey(this.epoch), this.index.table());
+    if (rewrite) pipeline.hset(this.tableKey(this.epoch), this.table.encoded());
     pipeline.set(this.stateKey, JSON.stringify(state), 'PX', 3 * FEED_HEALTH_PUBLISH_MS);
     pipeline.pexpire(this.tableKey(this.epoch), 24 * 3_600_000);
     const written = await pipeline.exec().then(() => true, () => false);
@@ -142,30 +139,33 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private onBatch(message: Buffer): void {
     const decoded = decodeBatch(message);
     if (!decoded) return;
-    if (decoded.epoch !== this.table.epoch) {
-      this.table = { epoch: decoded.epoch, markets: new Map(), loading: false, loadedAt: 0 };
+    if (decoded.epoch !== this.remote.epoch) {
+      // A new ingest process assigns its own indexes.
+      this.table.clear();
+      this.remote = { epoch: decoded.epoch, loading: false, loadedAt: 0 };
     }
-    const unknown = ticksOf(decoded.batch, this.table.markets, (tick) => this.book.apply(tick));
+    const unknown = this.book.applyBatch(decoded.batch);
     // A market first quoted since the table was read: read it again (the ingest side wrote it first).
     if (unknown > 0) void this.loadTable(decoded.epoch);
   }
 
   private async loadTable(epoch: number): Promise<void> {
     // At most one read a second: a market the ingest side could not store yet stays unknown until it does.
-    if (this.table.loading || this.clock.now() - this.table.loadedAt < TABLE_RELOAD_MS) return;
-    this.table.loading = true;
-    this.table.loadedAt = this.clock.now();
+    const remote = this.remote;
+    if (remote.loading || this.clock.now() - remote.loadedAt < TABLE_RELOAD_MS) return;
+    remote.loading = true;
+    remote.loadedAt = this.clock.now();
     try {
       const entries = await this.redis.commands.hgetall(this.tableKey(epoch));
-      if (this.table.epoch !== epoch) return;
+      if (this.remote !== remote) return;
       for (const [index, text] of Object.entries(entries)) {
         const ref = decodeMarketRef(text);
-        if (ref) this.table.markets.set(Number(index), ref);
+        if (ref) this.table.define(Number(index), ref);
       }
     } catch (err) {
       this.logger.warn(`reading the market table failed: ${String(err)}`);
     } finally {
-      if (this.table.epoch === epoch) this.table.loading = false;
+      remote.loading = false;
     }
   }
 

@@ -4,9 +4,9 @@ import type { Subscription } from 'rxjs';
 import { APP_CONFIG, type AppConfig, type Role } from '../config/app-config.js';
 import type { OpportunityEventDto } from '../realtime/dto/opportunity-event.dto.js';
 import { OpportunityStreamService, type PublishedOpportunity } from '../realtime/opportunity-stream.service.js';
-import { RedisLink } from './redis-link.js';
+import { RedisLink } from '../redis/redis-link.js';
 
-/** D4: the replay keeps 10,000 events; the Redis stream is trimmed to about as many. */
+/** The `streams` rule: the replay keeps 10,000 events; the Redis stream is trimmed to about as many. */
 export const STREAM_MAX_EVENTS = 10_000;
 /** How long one blocking read waits before it is issued again (and shutdown noticed). */
 const BLOCK_MS = 2000;
@@ -15,7 +15,7 @@ const RETRY_MS = 500;
 type StreamEntry = [id: string, fields: string[]];
 
 /**
- * Issue 20: opportunity events cross on a Redis Stream. The ingest role detects and numbers each
+ * Opportunity events cross on a Redis Stream. The ingest role detects and numbers each
  * event once and XADDs it under that very number (`<id>-0`), trimmed to about 10,000 entries.
  * Every API instance first fills its replay ring from the stream, then follows it with blocking
  * reads from the last id it holds, so a client reconnecting with Last-Event-ID to ANY instance

@@ -6,7 +6,7 @@ import { MarketRelay } from './market-relay.js';
 import { OpportunityRelay } from './opportunity-relay.js';
 
 /**
- * Issue 20: the relays between an ingest process and its API instances. Both do nothing with
+ * The relays between an ingest process and its API instances. Both do nothing with
  * ROLE=all, so a single process runs exactly as before.
  */
 @Module({

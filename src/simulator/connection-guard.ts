@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { ExchangeName, Market } from '../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import { isClientPing, subscribeRequestOf, type StrictMode } from './strict-mode.js';
 
 const HOUR_MS = 3_600_000;
@@ -13,6 +13,9 @@ export class ConnectionGuard {
   private readonly sentAt: number[] = [];
   private readonly subscribesAt: number[] = [];
   private lastClientPingAt: number;
+  /** The text `ping` alone (bitget's idle rule counts nothing else). */
+  private lastTextPingAt: number;
+  private subscribed = false;
   private lastPushAt: number;
   private pingSentAt: number | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -27,6 +30,7 @@ export class ConnectionGuard {
     private readonly now: () => number = Date.now,
   ) {
     this.lastClientPingAt = now();
+    this.lastTextPingAt = now();
     this.lastPushAt = now();
     if (!strict.settings.enabled) return;
     const limits = strict.limits(exchange);
@@ -36,6 +40,12 @@ export class ConnectionGuard {
     if (idle) {
       const timeout = strict.scaled(idle.timeoutMs);
       this.every(Math.max(5, Math.floor(timeout / 4)), () => this.checkIdle(timeout, idle.resetBy));
+    }
+    if (limits.subscribeWithinMs !== null) {
+      const within = strict.scaled(limits.subscribeWithinMs);
+      const timer = setTimeout(() => this.checkSubscribed(within), within);
+      timer.unref();
+      this.timers.push(timer);
     }
     const lifetime = strict.lifetime(exchange);
     if (lifetime !== null) {
@@ -62,10 +72,18 @@ export class ConnectionGuard {
     if (!this.countMessage()) return false;
     if (isClientPing(text)) {
       this.lastClientPingAt = this.now();
+      if (text === 'ping') this.lastTextPingAt = this.lastClientPingAt;
       return true;
     }
     const request = subscribeRequestOf(text);
-    return request ? this.admitSubscribe(request.raw, request.args) : true;
+    if (!request) return true;
+    const maxBytes = this.strict.limits(this.exchange).maxFrameBytes;
+    const bytes = Buffer.byteLength(text);
+    if (maxBytes !== null && bytes > maxBytes) return this.refuse(request.raw, 'frame-size', `request too large: ${bytes} bytes, limit ${maxBytes}`, `a ${bytes}-byte frame, limit ${maxBytes}`);
+    if (request.unsubscribe) return this.strict.limits(this.exchange).unsubscribesCountPerHour ? this.admitHourly(request.raw) : true;
+    if (!this.admitSubscribe(request.raw, request.args, request.argsChars)) return false;
+    this.subscribed = true;
+    return true;
   }
 
   /** Data was pushed on this connection (okx and bybit count it against their idle rule). */
@@ -79,28 +97,42 @@ export class ConnectionGuard {
     this.timers.length = 0;
   }
 
-  private admitSubscribe(raw: Record<string, unknown>, args: number): boolean {
+  private admitSubscribe(raw: Record<string, unknown>, args: number, argsChars: number): boolean {
     const limits = this.strict.limits(this.exchange);
     const perRequest = limits.argsPerRequest[this.market];
     if (perRequest !== null && args > perRequest) return this.refuse(raw, 'args-per-request', `args size >${perRequest}`, `${args} args in one subscribe, limit ${perRequest}`);
+    const chars = limits.argsCharsPerRequest[this.market];
+    if (chars !== null && argsChars > chars) return this.refuse(raw, 'args-chars', `args length >${chars}`, `${argsChars} characters of args in one subscribe, limit ${chars}`);
     const perConnection = limits.subscriptionsPerConnection[this.market];
     const total = this.subscriptionCount() + args;
     if (total > perConnection) return this.refuse(raw, 'subscriptions-per-connection', `subscriptions >${perConnection}`, `${total} subscriptions on one connection, limit ${perConnection}`);
-    const perHour = limits.subscribesPerHour;
-    if (perHour !== null) {
-      const now = this.now();
-      const window = this.strict.scaled(HOUR_MS);
-      while (this.subscribesAt.length > 0 && now - (this.subscribesAt[0] ?? 0) >= window) this.subscribesAt.shift();
-      if (this.subscribesAt.length >= perHour) return this.refuse(raw, 'subscribes-per-hour', 'Requests too frequent.', `${perHour + 1} subscribes within ${window} ms, limit ${perHour}`);
-      this.subscribesAt.push(now);
-    }
+    return this.admitHourly(raw);
+  }
+
+  /** The venue's subscribe requests per hour on one connection (okx counts unsubscribes too). */
+  private admitHourly(raw: Record<string, unknown>): boolean {
+    const perHour = this.strict.limits(this.exchange).subscribesPerHour;
+    if (perHour === null) return true;
+    const now = this.now();
+    const window = this.strict.scaled(HOUR_MS);
+    while (this.subscribesAt.length > 0 && now - (this.subscribesAt[0] ?? 0) >= window) this.subscribesAt.shift();
+    if (this.subscribesAt.length >= perHour) return this.refuse(raw, 'subscribes-per-hour', 'Requests too frequent.', `${perHour + 1} subscribe requests within ${window} ms, limit ${perHour}`);
+    this.subscribesAt.push(now);
     return true;
   }
 
-  private refuse(raw: Record<string, unknown>, kind: 'args-per-request' | 'subscriptions-per-connection' | 'subscribes-per-hour', limit: string, detail: string): false {
+  private refuse(
+    raw: Record<string, unknown>,
+    kind: 'args-per-request' | 'args-chars' | 'frame-size' | 'subscriptions-per-connection' | 'subscribes-per-hour',
+    limit: string,
+    detail: string,
+  ): false {
     this.strict.record(this.exchange, kind, detail);
     const rule = this.strict.limits(this.exchange).overLimit;
-    if (rule.kind === 'close') {
+    if (kind === 'frame-size') {
+      // okx (the one venue with a frame cap) refuses the request and keeps the connection *(simulated code)*.
+      if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify({ event: 'error', code: '60012', msg: `Illegal request: ${limit}`, connId: 'sim' }));
+    } else if (rule.kind === 'close') {
       this.close(rule.code, rule.reason);
     } else {
       if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(rule.payload(limit, raw)));
@@ -135,12 +167,19 @@ export class ConnectionGuard {
     this.pingSentAt ??= now;
   }
 
-  private checkIdle(timeoutMs: number, resetBy: 'ping' | 'ping-or-data'): void {
+  /** okx: a connection that has not subscribed within its time is dropped. */
+  private checkSubscribed(withinMs: number): void {
+    if (this.subscribed || this.closed) return;
+    this.strict.record(this.exchange, 'no-subscription', `no subscription within ${withinMs} ms of connecting`);
+    this.terminate();
+  }
+
+  private checkIdle(timeoutMs: number, resetBy: 'ping' | 'text-ping' | 'ping-or-data'): void {
     const now = this.now();
-    const last = resetBy === 'ping' ? this.lastClientPingAt : Math.max(this.lastClientPingAt, this.lastPushAt);
+    const last = resetBy === 'ping' ? this.lastClientPingAt : resetBy === 'text-ping' ? this.lastTextPingAt : Math.max(this.lastClientPingAt, this.lastPushAt);
     if (now - last < timeoutMs) return;
-    this.strict.record(this.exchange, 'idle', resetBy === 'ping'
-      ? `no client ping for ${now - last} ms, limit ${timeoutMs} ms`
+    this.strict.record(this.exchange, 'idle', resetBy !== 'ping-or-data'
+      ? `no client ${resetBy === 'text-ping' ? 'text `ping`' : 'ping'} for ${now - last} ms, limit ${timeoutMs} ms`
       : `no client ping and no data for ${now - last} ms, limit ${timeoutMs} ms`);
     this.terminate();
   }

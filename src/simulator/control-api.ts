@@ -1,4 +1,4 @@
-import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js';
 import {
   validateDrop, validateFault, validateLoad, validatePause, validateQuotes, validateWalk, type Validated,
 } from './control-validation.js';
@@ -6,7 +6,9 @@ import { baseOf } from './exchanges/protocol.js';
 import { nextFundingTimeOf } from './funding-state.js';
 import { validateFunding } from './funding-validation.js';
 import { validateNetworks } from './network-state.js';
-import { validateDelist, validateMaintenance, validateStrict } from './strict-validation.js';
+import { validateBookQuery, validateBooks } from './book-validation.js';
+import { validateDelist, validateMaintenance, validateRestLimit, validateStrict, validateUpgrade } from './strict-validation.js';
+import { validateHalt, validateRestore } from './status-validation.js';
 import type { MarketState } from './market-state.js';
 import type { LoadGenerator } from './load-generator.js';
 import type { RandomWalk } from './random-walk.js';
@@ -49,7 +51,7 @@ function state(deps: ControlDeps): unknown {
   }));
   return {
     walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, strict: hub.strict.settings,
-    maintenance: [...hub.strict.maintenance], delisted: market.delisted(), exchanges, quotes,
+    maintenance: [...hub.strict.maintenance], delisted: market.delisted(), halted: market.halted(), exchanges, quotes,
   };
 }
 
@@ -64,9 +66,11 @@ function fundingState(deps: ControlDeps): unknown {
   });
 }
 
-type Handler = (deps: ControlDeps, body: unknown) => ControlReply;
+type Handler = (deps: ControlDeps, body: unknown, query: URLSearchParams) => ControlReply;
 
 const known = (deps: ControlDeps): ReadonlySet<string> => new Set(deps.state.instruments.map((i) => i.ticker));
+
+const ticks = (deps: ControlDeps): ReadonlyMap<string, number> => new Map(deps.state.instruments.map((i) => [i.ticker, i.tick]));
 
 const knownBases = (deps: ControlDeps): ReadonlySet<string> => new Set(deps.state.instruments.map((i) => baseOf(i.ticker)));
 
@@ -75,6 +79,15 @@ const ROUTES: Readonly<Record<string, Handler>> = {
   'GET /_sim/state': (deps) => ({ status: 200, body: state(deps) }),
   'PUT /_sim/quotes': (deps, body) =>
     unwrap(validateQuotes(body, known(deps)), (updates) => ({ applied: updates.map((u) => deps.state.apply(u)).length })),
+  'PUT /_sim/books': (deps, body) =>
+    unwrap(validateBooks(body, ticks(deps)), (books) => ({ applied: books.map((b) => deps.state.applyBook(b)).length })),
+  'GET /_sim/books': (deps, _body, query) =>
+    unwrap(validateBookQuery(query, known(deps)), ({ exchange, market, ticker }) => {
+      const quote = deps.state.get(exchange, market, ticker);
+      const book = quote ? deps.state.book(quote) : undefined;
+      return { exchange, market, ticker, updateId: book?.id ?? null, bids: book?.bids ?? [], asks: book?.asks ?? [] };
+    }),
+  'GET /_sim/depth-subscriptions': (deps) => ({ status: 200, body: deps.hub.depthSubscriptions() }),
   'POST /_sim/drop': (deps, body) =>
     unwrap(validateDrop(body), ({ exchange }) => ({ dropped: deps.hub.drop(exchange) })),
   'POST /_sim/pause': (deps, body) =>
@@ -123,6 +136,17 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     deps.hub.strict.resetViolations();
     return { status: 200, body: deps.hub.strict.report() };
   },
+  'POST /_sim/rest-limit': (deps, body) =>
+    unwrap(validateRestLimit(body), ({ exchange }) => {
+      deps.hub.strict.forcedRestLimit.add(exchange);
+      return { exchange, nextCallLimited: true };
+    }),
+  'POST /_sim/upgrade': (deps, body) =>
+    unwrap(validateUpgrade(body, (e) => deps.hub.strict.limits(e).upgradeNoticeMs !== null), ({ exchange, noticeMs }) => {
+      const closesInMs = noticeMs ?? deps.hub.strict.scaled(deps.hub.strict.limits(exchange).upgradeNoticeMs ?? 0);
+      return { exchange, notified: deps.hub.announceUpgrade(exchange, closesInMs), closesInMs };
+    }),
+  'GET /_sim/rest-calls': (deps) => ({ status: 200, body: deps.hub.strict.restCallTimes() }),
   'POST /_sim/maintenance': (deps, body) =>
     unwrap(validateMaintenance(body), ({ exchange, value }) => {
       let closed = 0;
@@ -140,12 +164,20 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     unwrap(validateDelist(body, known(deps)), ({ exchange, ticker, market, delisted }) => ({
       exchange, ticker, market: market ?? null, delisted, changed: deps.state.setDelisted(exchange, ticker, delisted, market),
     })),
+  'POST /_sim/halt': (deps, body) =>
+    unwrap(validateHalt(body, known(deps)), ({ exchange, ticker, market, halted }) => ({
+      exchange, ticker, market: market ?? null, halted, changed: deps.state.setStatus(exchange, ticker, halted ? 'halted' : 'trading', market),
+    })),
+  'POST /_sim/restore': (deps, body) =>
+    unwrap(validateRestore(body, known(deps)), ({ exchange, ticker, market }) => ({
+      exchange, ticker, market: market ?? null, changed: deps.state.setStatus(exchange, ticker, 'trading', market),
+    })),
 };
 
 /** Answers one control request; `body` is the parsed JSON body (undefined when empty). */
-export function handleControl(deps: ControlDeps, method: string, path: string, body: unknown): ControlReply {
+export function handleControl(deps: ControlDeps, method: string, path: string, body: unknown, query = new URLSearchParams()): ControlReply {
   const handler = ROUTES[`${method} ${path}`];
-  if (handler) return handler(deps, body);
+  if (handler) return handler(deps, body, query);
   const pathKnown = Object.keys(ROUTES).some((route) => route.endsWith(` ${path}`));
   return pathKnown ? errorReply(405, `${method} is not allowed on ${path}`) : errorReply(404, `Cannot ${method} ${path}`);
 }

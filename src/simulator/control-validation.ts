@@ -1,17 +1,17 @@
-import { EXCHANGE_NAMES, parseExchangeName, type ExchangeName, type Market } from '../market-data/exchanges.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { EXCHANGE_NAMES, parseExchangeName, type ExchangeName, type Market } from '../market-model/exchanges.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
 import type { MarketFilter, QuoteUpdate } from './market-state.js';
 
-/** Pure validation of control-API bodies; messages follow DECISIONS D2. */
+/** Pure validation of control-API bodies; messages follow the `errors` rule. */
 export type Validated<T> = { ok: true; value: T } | { ok: false; message: string };
 
 type Json = Record<string, unknown>;
 
-const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const EXCHANGE_LIST = EXCHANGE_NAMES.join(', ');
 
-function exchangeOf(value: unknown, field: string, required: boolean): Validated<ExchangeName | undefined> {
+export function exchangeOf(value: unknown, field: string, required: boolean): Validated<ExchangeName | undefined> {
   if (value === undefined || value === null) {
     return required ? fail(`${field} is required`) : { ok: true, value: undefined };
   }
@@ -19,7 +19,7 @@ function exchangeOf(value: unknown, field: string, required: boolean): Validated
   return name ? { ok: true, value: name } : fail(`${field} must be one of ${EXCHANGE_LIST}`);
 }
 
-function marketOf(value: unknown, field: string, required: boolean): Validated<Market | undefined> {
+export function marketOf(value: unknown, field: string, required: boolean): Validated<Market | undefined> {
   if (value === undefined || value === null) {
     return required ? fail(`${field} is required`) : { ok: true, value: undefined };
   }
@@ -27,7 +27,7 @@ function marketOf(value: unknown, field: string, required: boolean): Validated<M
   return upper === 'SPOT' || upper === 'FUTURES' ? { ok: true, value: upper } : fail(`${field} must be SPOT or FUTURES`);
 }
 
-function tickerOf(value: unknown, field: string, known: ReadonlySet<string>, required: boolean): Validated<string | undefined> {
+export function tickerOf(value: unknown, field: string, known: ReadonlySet<string>, required: boolean): Validated<string | undefined> {
   if (value === undefined || value === null) {
     return required ? fail(`${field} is required`) : { ok: true, value: undefined };
   }

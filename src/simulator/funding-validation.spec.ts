@@ -4,7 +4,7 @@ import { validateFunding } from './funding-validation.js';
 const known = new Set(['BTC-USDT', 'ETH-USDT']);
 
 describe('validateFunding (PUT /_sim/funding)', () => {
-  it('accepts the D12 shape; omitted members stay undefined, null is kept', () => {
+  it('accepts the `operating` rule shape; omitted members stay undefined, null is kept', () => {
     expect(validateFunding([
       { exchange: 'OKX', ticker: 'btcusdt', fundingRate: -0.0001, intervalHours: 4, nextFundingTime: '2030-01-01T08:00:00Z', markPrice: 97_000 },
       { exchange: 'gate', ticker: 'ETH-USDT', fundingRate: null, intervalHours: null },

@@ -1,5 +1,5 @@
-import { EXCHANGE_NAMES, parseExchangeName } from '../market-data/exchanges.js';
-import { toCanonicalTicker } from '../market-data/ticker.js';
+import { EXCHANGE_NAMES, parseExchangeName } from '../market-model/exchanges.js';
+import { toCanonicalTicker } from '../market-model/ticker.js';
 import type { Validated } from './control-validation.js';
 import type { FundingUpdate } from './funding-state.js';
 
@@ -58,7 +58,7 @@ function fundingItem(item: unknown, at: string, known: ReadonlySet<string>): Val
 }
 
 /**
- * `PUT /_sim/funding` (D12): a non-empty array; the first invalid item is reported by its index.
+ * `PUT /_sim/funding` (rules: operating): a non-empty array; the first invalid item is reported by its index.
  * Omitted optional members keep their current value; null means the exchange sends none.
  */
 export function validateFunding(body: unknown, known: ReadonlySet<string>): Validated<FundingUpdate[]> {

@@ -1,6 +1,6 @@
 /**
  * Reference data for the simulated markets: a realistic starting mid, price tick, lot step and
- * 24 h quote volume per base asset. Every exchange starts from the same mid (DECISIONS D12: no
+ * 24 h quote volume per base asset. Every exchange starts from the same mid (rules: operating; no
  * cross-exchange spread until the control API or the random walk creates one).
  */
 export const DEFAULT_SIM_SYMBOLS = [

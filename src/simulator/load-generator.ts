@@ -1,4 +1,4 @@
-import type { Market } from '../market-data/exchanges.js';
+import type { Market } from '../market-model/exchanges.js';
 import type { ExchangeProtocol } from './exchanges/protocol.js';
 import { roundToStep } from './instruments.js';
 import type { MarketState, SimQuote } from './market-state.js';
@@ -50,7 +50,7 @@ export interface LoadOptions {
 }
 
 /**
- * Load mode (issue 16): pushes `rate` messages per second over loopback, round-robin over every
+ * Load mode: pushes `rate` messages per second over loopback, round-robin over every
  * subscribed market of every connection, each message a change of that market's top of book
  * with the exchange's timestamps set to the send time. The first tenth of every second carries
  * `burstShare` of its messages (a burst), the rest are spread evenly. Frames are pre-serialised

@@ -14,12 +14,13 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate,
+  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate, demo: config.demo,
     strict: config.strict ? { lifetimeScale: config.lifetimeScale } : false,
   });
   console.log(
     `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
-      `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}, strict ${config.strict ? 'on' : 'off'}); ` +
+      `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}, strict ${config.strict ? 'on' : 'off'}` +
+      `${config.demo ? ', demo networks' : ''}); ` +
       `control API under /_sim/`,
   );
   const shutdown = (): void => {

@@ -1,7 +1,8 @@
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-model/exchanges.js';
 import { FundingBook, type SimFunding } from './funding-state.js';
 import { NetworkBook } from './network-state.js';
 import { buildInstrument, roundToStep, type Instrument } from './instruments.js';
+import { DepthBooks, type BookLevels, type BookView } from './depth-book.js';
 
 /** The current top of book of one simulated market. Quantities are in base units. */
 export interface SimQuote {
@@ -21,6 +22,13 @@ export interface SimQuote {
 
 export type QuoteUpdate = Pick<SimQuote, 'exchange' | 'market' | 'ticker' | 'bid' | 'ask'> &
   Partial<Pick<SimQuote, 'bidQty' | 'askQty' | 'volume'>>;
+
+/** `PUT /_sim/books`: a market's book set exactly; its best levels become the quote. */
+export interface BookUpdate extends BookLevels {
+  exchange: ExchangeName;
+  market: Market;
+  ticker: string;
+}
 
 export interface MarketFilter {
   exchange?: ExchangeName;
@@ -48,11 +56,16 @@ export class MarketState {
   readonly funding: FundingBook;
   /** Currency networks (PUT /_sim/networks); rendered by the exchanges' public currency calls. */
   readonly networks = new NetworkBook();
+  /** The L2 book of every market, around its quote (PUT /_sim/books sets one exactly). */
+  readonly depth = new DepthBooks();
   private readonly instrumentsByTicker = new Map<string, Instrument>();
   private readonly quotes = new Map<string, SimQuote>();
   private readonly pausedKeys = new Set<string>();
-  /** Markets an exchange has delisted (POST /_sim/delist): gone from its REST lists, never pushed. */
-  private readonly delistedKeys = new Set<string>();
+  /**
+   * Markets an exchange has halted or delisted (POST /_sim/halt, /_sim/delist): still in its REST
+   * market lists with the venue's own status field, never pushed, a new subscribe refused.
+   */
+  private readonly statusKeys = new Map<string, 'halted' | 'delisted'>();
   private readonly listeners = new Set<QuoteListener>();
   private seq = 0;
 
@@ -78,42 +91,78 @@ export class MarketState {
     return this.quotes.get(key(exchange, market, ticker));
   }
 
-  /** Listed markets matching the filter (delisted ones are left out). */
+  /** Trading markets matching the filter (halted and delisted ones are left out). */
   list(filter: MarketFilter = {}): SimQuote[] {
     return [...this.quotes.values()].filter((q) => matchesFilter(filter, q) && this.isListed(q.exchange, q.market, q.ticker));
   }
 
-  /** The instruments an exchange lists on this market, as its REST market lists show them. */
-  listed(exchange: ExchangeName, market: Market): Instrument[] {
-    return this.instruments.filter((i) => this.isListed(exchange, market, i.ticker));
+  /** The instruments an exchange lists on this market, halted and delisted ones included (their status says so). */
+  listed(_exchange: ExchangeName, _market: Market): readonly Instrument[] {
+    return this.instruments;
   }
 
+  /** Whether the exchange trades this market now: pushed, and a subscribe accepted. */
   isListed(exchange: ExchangeName, market: Market, ticker: string): boolean {
-    return this.delistedKeys.size === 0 || !this.delistedKeys.has(key(exchange, market, ticker));
+    return this.statusKeys.size === 0 || !this.statusKeys.has(key(exchange, market, ticker));
   }
 
-  /** Delists (or lists again) a ticker on an exchange, on one market or both; answers how many changed. */
-  setDelisted(exchange: ExchangeName, ticker: string, delisted: boolean, market?: Market): number {
+  statusOf(exchange: ExchangeName, market: Market, ticker: string): 'trading' | 'halted' | 'delisted' {
+    return this.statusKeys.get(key(exchange, market, ticker)) ?? 'trading';
+  }
+
+  /** Sets a ticker's status on an exchange, on one market or both; answers how many changed. */
+  setStatus(exchange: ExchangeName, ticker: string, status: 'trading' | 'halted' | 'delisted', market?: Market): number {
     let changed = 0;
     for (const m of market ? [market] : (['SPOT', 'FUTURES'] as const)) {
       const k = key(exchange, m, ticker);
-      if (delisted === this.delistedKeys.has(k)) continue;
-      if (delisted) this.delistedKeys.add(k);
-      else this.delistedKeys.delete(k);
+      if ((this.statusKeys.get(k) ?? 'trading') === status) continue;
+      if (status === 'trading') this.statusKeys.delete(k);
+      else this.statusKeys.set(k, status);
       changed++;
     }
     return changed;
   }
 
+  /** Delists (or lists again) a ticker on an exchange, on one market or both; answers how many changed. */
+  setDelisted(exchange: ExchangeName, ticker: string, delisted: boolean, market?: Market): number {
+    return this.setStatus(exchange, ticker, delisted ? 'delisted' : 'trading', market);
+  }
+
   delisted(): { exchange: ExchangeName; market: Market; ticker: string }[] {
-    return [...this.delistedKeys].map((k) => {
+    return this.withStatus('delisted');
+  }
+
+  halted(): { exchange: ExchangeName; market: Market; ticker: string }[] {
+    return this.withStatus('halted');
+  }
+
+  private withStatus(status: 'halted' | 'delisted'): { exchange: ExchangeName; market: Market; ticker: string }[] {
+    return [...this.statusKeys].filter(([, s]) => s === status).map(([k]) => {
       const [exchange, market, ticker] = k.split('|') as [ExchangeName, Market, string];
       return { exchange, market, ticker };
     });
   }
 
-  /** Applies an update and notifies subscribers at once (paused markets stay silent). */
-  apply(update: QuoteUpdate, now = Date.now()): SimQuote {
+  /** The current book of a market (generated around its quote unless set exactly). */
+  book(q: SimQuote): BookView | undefined {
+    const i = this.instrument(q.ticker);
+    return i ? this.depth.current(q, i) : undefined;
+  }
+
+  /** Sets a book exactly: its best levels become the quote, pushed at once like any quote. */
+  applyBook(update: BookUpdate, now = Date.now()): SimQuote {
+    const [bid] = update.bids;
+    const [ask] = update.asks;
+    if (!bid || !ask) throw new Error('a book needs a level on each side');
+    const quote = { exchange: update.exchange, market: update.market, ticker: update.ticker, bid: bid[0], bidQty: bid[1], ask: ask[0], askQty: ask[1] };
+    return this.apply(quote, now, { bids: update.bids, asks: update.asks });
+  }
+
+  /**
+   * Applies an update and notifies subscribers at once (paused markets stay silent). A new quote
+   * re-centres the market's generated book; `levels` sets the book exactly instead.
+   */
+  apply(update: QuoteUpdate, now = Date.now(), levels?: BookLevels): SimQuote {
     const current = this.get(update.exchange, update.market, update.ticker);
     if (!current) throw new Error(`unknown market ${update.exchange} ${update.market} ${update.ticker}`);
     const next: SimQuote = {
@@ -127,6 +176,7 @@ export class MarketState {
       seq: ++this.seq,
     };
     this.quotes.set(key(next.exchange, next.market, next.ticker), next);
+    if (levels) this.depth.setExact(next, levels);
     if (!this.isPaused(next)) for (const listener of this.listeners) listener(next);
     return next;
   }

@@ -1,7 +1,7 @@
-import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-model/exchanges.js';
 import type { Validated } from './control-validation.js';
 
-/** Transfer state of one asset on one network of one exchange (PUT /_sim/networks, D12). */
+/** Transfer state of one asset on one network of one exchange (PUT /_sim/networks; rules: operating). */
 export interface SimNetwork {
   exchange: ExchangeName;
   /** Base currency, upper case (`ETH`). */
@@ -12,6 +12,8 @@ export interface SimNetwork {
   depositEnabled: boolean;
   /** Base units. */
   withdrawFee: number;
+  /** The token's contract address on this network, as the venue's currency list gives it; absent: none given. */
+  contract?: string;
 }
 
 /** Networks set through the control API; an asset never set is not listed (its state is unknown). */
@@ -41,6 +43,7 @@ type Json = Record<string, unknown>;
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+const CONTRACT = /^[A-Za-z0-9]{1,128}$/;
 
 /** `[{ exchange, asset, network, withdrawEnabled, depositEnabled, withdrawFee }]`; `known` holds the simulated bases. */
 export function validateNetworks(body: unknown, known: ReadonlySet<string>): Validated<SimNetwork[]> {
@@ -67,11 +70,16 @@ function networkItem(item: unknown, at: string, known: ReadonlySet<string>): Val
   }
   const fee = item.withdrawFee;
   if (typeof fee !== 'number' || !Number.isFinite(fee) || fee < 0) return fail(`${at}.withdrawFee must be a number of at least 0`);
+  const contract = item.contract;
+  if (contract !== undefined && (typeof contract !== 'string' || !CONTRACT.test(contract))) {
+    return fail(`${at}.contract must be an address of 1-128 letters and digits`);
+  }
   return {
     ok: true,
     value: {
       exchange, asset, network: item.network.toUpperCase(),
       withdrawEnabled: item.withdrawEnabled === true, depositEnabled: item.depositEnabled === true, withdrawFee: fee,
+      ...(typeof contract === 'string' ? { contract } : {}),
     },
   };
 }

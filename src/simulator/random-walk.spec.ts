@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 import { decimalsOf } from './instruments.js';
 import { MarketState } from './market-state.js';
 import { RandomWalk, seededRng } from './random-walk.js';

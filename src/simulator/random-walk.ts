@@ -1,4 +1,4 @@
-import { EXCHANGE_NAMES, MARKETS } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, MARKETS } from '../market-model/exchanges.js';
 import { roundToStep, type Instrument } from './instruments.js';
 import type { MarketState } from './market-state.js';
 
@@ -21,6 +21,11 @@ export interface WalkOptions {
   volatility?: number;
   /** Chance per ticker and step that one exchange's spot dislocates by 0.12–0.40 %. */
   dislocationChance?: number;
+  /**
+   * Share of those dislocations that are large (0.6–1.5 %), wide enough to pay both taker fees
+   * and a withdrawal: the demo's tradeable routes. 0 (the default) keeps every one small.
+   */
+  largeDislocationShare?: number;
 }
 
 const DEFAULT_VOLATILITY = 0.0002;
@@ -39,12 +44,14 @@ export class RandomWalk {
   private readonly offsets = new Map<string, number>();
   private readonly volatility: number;
   private readonly dislocationChance: number;
+  private readonly largeDislocationShare: number;
   private timer: NodeJS.Timeout | undefined;
   private interval: number | undefined;
 
   constructor(private readonly state: MarketState, private readonly rng: Rng, options: WalkOptions = {}) {
     this.volatility = options.volatility ?? DEFAULT_VOLATILITY;
     this.dislocationChance = options.dislocationChance ?? DEFAULT_DISLOCATION_CHANCE;
+    this.largeDislocationShare = options.largeDislocationShare ?? 0;
   }
 
   get running(): boolean {
@@ -83,9 +90,7 @@ export class RandomWalk {
       for (const market of MARKETS) {
         const k = `${exchange}|${market}|${i.ticker}`;
         let offset = (this.offsets.get(k) ?? 0) * OFFSET_DECAY + OFFSET_NOISE * this.gaussian();
-        if (market === 'SPOT' && exchange === dislocated) {
-          offset = (this.rng() < 0.5 ? -1 : 1) * (0.0012 + this.rng() * 0.0028);
-        }
+        if (market === 'SPOT' && exchange === dislocated) offset = this.dislocation();
         this.offsets.set(k, offset);
         this.applyQuote(i, exchange, market, fair * (1 + offset), now);
       }
@@ -101,6 +106,13 @@ export class RandomWalk {
     const size = (): number => Math.max(i.lotStep, roundToStep((10_000 + this.rng() * 40_000) / mid, i.lotStep));
     const volume = current.volume * (1 + 0.001 * this.gaussian());
     this.state.apply({ exchange, market, ticker: i.ticker, bid, ask: roundToStep(ask, i.tick), bidQty: size(), askQty: size(), volume }, now);
+  }
+
+  /** A signed relative offset: 0.12–0.40 %, or 0.6–1.5 % for the large share. */
+  private dislocation(): number {
+    const sign = this.rng() < 0.5 ? -1 : 1;
+    const large = this.largeDislocationShare > 0 && this.rng() < this.largeDislocationShare;
+    return sign * (large ? 0.006 + this.rng() * 0.009 : 0.0012 + this.rng() * 0.0028);
   }
 
   private currentMid(i: Instrument): number {

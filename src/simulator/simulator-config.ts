@@ -16,6 +16,8 @@ export interface SimulatorConfig {
   strict: boolean;
   /** SIM_LIFETIME_SCALE: multiplies the venues' forced connection lifetime (24 h), for tests and demos. */
   lifetimeScale: number;
+  /** SIM_DEMO: seeded transfer networks and tradeable dislocations (`npm run demo` sets it). */
+  demo: boolean;
 }
 
 export class InvalidSimulatorEnvError extends Error {
@@ -79,5 +81,6 @@ export function loadSimulatorConfig(env: Record<string, string | undefined>): Si
   return {
     port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
     strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', true), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
+    demo: parseFlag(env.SIM_DEMO, 'SIM_DEMO'),
   };
 }

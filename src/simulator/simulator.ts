@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { errorReply, handleControl, type ControlDeps } from './control-api.js';
 import { EXCHANGE_PROTOCOLS } from './exchanges/index.js';
 import type { ExchangeProtocol } from './exchanges/protocol.js';
+import { demoNetworks } from './demo-seed.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { LoadGenerator } from './load-generator.js';
 import { MarketState } from './market-state.js';
@@ -25,9 +26,14 @@ export interface SimulatorOptions {
   rate?: number;
   /**
    * Strict mode (venue limits enforced and breaches counted): `true` or an object with its
-   * scales turns it on. Off by default until the whole e2e suite runs under it (issue 17).
+   * scales turns it on. Off by default until the whole e2e suite runs under it.
    */
   strict?: boolean | Partial<StrictSettings>;
+  /**
+   * Demo mode: every base gets a transfer network with a realistic withdrawal fee on all five
+   * venues (a few closed), and some of the walk's dislocations are wide enough to trade.
+   */
+  demo?: boolean;
 }
 
 export interface RunningSimulator {
@@ -40,6 +46,8 @@ export interface RunningSimulator {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_WALK_INTERVAL_MS = 500;
+/** With 20 bases and a step every 500 ms: about two tradeable routes a minute. */
+const DEMO_LARGE_DISLOCATION_SHARE = 0.1;
 
 interface Target {
   protocol: ExchangeProtocol;
@@ -91,7 +99,7 @@ async function onRequest(deps: ControlDeps, req: IncomingMessage, res: ServerRes
   const method = req.method ?? 'GET';
   if (url.pathname.startsWith('/_sim/')) {
     const parsed = await readJson(req);
-    const reply = parsed.ok ? handleControl(deps, method, url.pathname, parsed.body) : errorReply(parsed.status, parsed.message);
+    const reply = parsed.ok ? handleControl(deps, method, url.pathname, parsed.body, url.searchParams) : errorReply(parsed.status, parsed.message);
     sendJson(res, reply.status, reply.body);
     return;
   }
@@ -126,7 +134,9 @@ function onUpgrade(hub: WsHub, req: IncomingMessage, socket: Duplex, head: Buffe
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const state = new MarketState(options.symbols ?? DEFAULT_SIM_SYMBOLS);
   const hub = new WsHub(state, new StrictMode(strictSettingsOf(options)));
-  const walk = new RandomWalk(state, seededRng(options.seed ?? Date.now()));
+  const rng = seededRng(options.seed ?? Date.now());
+  const walk = new RandomWalk(state, rng, options.demo ? { largeDislocationShare: DEMO_LARGE_DISLOCATION_SHARE } : {});
+  if (options.demo) for (const network of demoNetworks(state.instruments, rng)) state.networks.apply(network);
   const load = new LoadGenerator(() => hub.loadTargets());
   const deps: ControlDeps = {
     state, hub, walk, load, defaultWalkIntervalMs: options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS, restDown: new Set(),

@@ -11,6 +11,25 @@ function clock(start = 1_000_000): { now: () => number; advance: (ms: number) =>
 }
 
 describe('StrictMode REST limits', () => {
+  it('binance funding history shares 500 calls per 5 minutes with fundingInfo: the 501st is refused and counted', () => {
+    const c = clock();
+    const strict = new StrictMode({}, c.now);
+    for (let i = 0; i < 499; i++) expect(strict.admitRest('binance', get('fapi.binance.com', '/fapi/v1/fundingRate', `symbol=S${i}`))).toBeUndefined();
+    expect(strict.admitRest('binance', get('fapi.binance.com', '/fapi/v1/fundingInfo'))).toBeUndefined();
+    expect(strict.admitRest('binance', get('fapi.binance.com', '/fapi/v1/fundingRate', 'symbol=X'))?.status).toBe(429);
+    expect(strict.report().byExchange.binance).toEqual({ 'rest-rate-limit': 1 });
+    c.advance(5 * 60_000);
+    expect(strict.admitRest('binance', get('fapi.binance.com', '/fapi/v1/fundingRate', 'symbol=X'))).toBeUndefined();
+  });
+
+  it('okx funding history: 10 calls per 2 s per instrument; another instrument has its own', () => {
+    const strict = new StrictMode({}, clock().now);
+    const history = (instId: string) => get('www.okx.com', '/api/v5/public/funding-rate-history', `instId=${instId}`);
+    for (let i = 0; i < 10; i++) expect(strict.admitRest('okx', history('BTC-USDT-SWAP'))).toBeUndefined();
+    expect(strict.admitRest('okx', history('ETH-USDT-SWAP'))).toBeUndefined();
+    expect(strict.admitRest('okx', history('BTC-USDT-SWAP'))?.status).toBe(429);
+  });
+
   it('binance spot: 6,000 weight a minute; the 76th 24 h ticker list (75 × weight 80 = 6,000) answers 429 -1003 with Retry-After', () => {
     const c = clock();
     const strict = new StrictMode({}, c.now);
@@ -56,6 +75,77 @@ describe('StrictMode REST limits', () => {
     for (let i = 0; i < 20; i++) expect(strict.admitRest('okx', get('www.okx.com', '/api/v5/market/tickers'))).toBeUndefined();
     expect(strict.admitRest('okx', get('www.okx.com', '/api/v5/market/tickers'))).toMatchObject({ status: 429, body: { code: '50011' } });
     expect(strict.admitRest('okx', get('www.okx.com', '/api/v5/public/instruments'))).toBeUndefined();
+  });
+
+  it('binance bans grow: each 418 twice as long as the one before (2, 4, 8 minutes ...), up to 3 days', () => {
+    const c = clock();
+    const strict = new StrictMode({ restScale: 0.001 }, c.now);
+    const call = get('api.binance.com', '/api/v3/ping');
+    const bans: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      strict.forcedRestLimit.add('binance');
+      expect(strict.admitRest('binance', call)?.status).toBe(429);
+      c.advance(1_000);
+      const banned = strict.admitRest('binance', call);
+      expect(banned?.status).toBe(418);
+      bans.push(banned?.headers['retry-after'] ?? '');
+      c.advance(Number(banned?.headers['retry-after']) * 1000);
+    }
+    expect(bans).toEqual(['120', '240', '480']);
+  });
+
+  it('only binance sends Retry-After: bybit 403, okx 429 50011, gate 429, bitget 429 carry none', () => {
+    const strict = new StrictMode({}, clock().now);
+    const calls = {
+      bybit: get('api.bybit.com', '/v5/market/tickers'),
+      okx: get('www.okx.com', '/api/v5/market/tickers'),
+      gate: get('api.gateio.ws', '/api/v4/spot/tickers'),
+      bitget: get('api.bitget.com', '/api/v2/spot/market/tickers'),
+    } as const;
+    const answers = Object.entries(calls).map(([exchange, call]) => {
+      strict.forcedRestLimit.add(exchange as keyof typeof calls);
+      const reply = strict.admitRest(exchange as keyof typeof calls, call);
+      return [exchange, reply?.status, reply?.headers];
+    });
+    expect(answers).toEqual([
+      ['bybit', 403, {}],
+      ['okx', 429, {}],
+      ['gate', 429, {}],
+      ['bitget', 429, {}],
+    ]);
+  });
+
+  it('bybit needs 10 minutes without a call after its 403; a call within them starts them over', () => {
+    const c = clock();
+    const strict = new StrictMode({}, c.now);
+    const call = get('api.bybit.com', '/v5/market/tickers');
+    strict.forcedRestLimit.add('bybit');
+    expect(strict.admitRest('bybit', call)).toMatchObject({ status: 403, body: { retMsg: 'access too frequent' } });
+    c.advance(9 * 60_000);
+    expect(strict.admitRest('bybit', call)?.status).toBe(403);
+    expect(strict.report().byExchange.bybit).toEqual({ 'rest-rate-limit': 1, 'rest-ignored-retry-after': 1 });
+    c.advance(9 * 60_000);
+    expect(strict.admitRest('bybit', call)?.status).toBe(403);
+    c.advance(10 * 60_000);
+    expect(strict.admitRest('bybit', call)).toBeUndefined();
+  });
+
+  it('okx, gate and bitget lift the limit when its window ends (2 s, 10 s, 1 s)', () => {
+    const c = clock();
+    const strict = new StrictMode({}, c.now);
+    const calls = [
+      ['okx', get('www.okx.com', '/api/v5/market/tickers'), 2_000],
+      ['gate', get('api.gateio.ws', '/api/v4/spot/tickers'), 10_000],
+      ['bitget', get('api.bitget.com', '/api/v2/spot/market/tickers'), 1_000],
+    ] as const;
+    for (const [exchange, call, windowMs] of calls) {
+      strict.forcedRestLimit.add(exchange);
+      expect(strict.admitRest(exchange, call)?.status).toBe(429);
+      c.advance(windowMs - 1);
+      expect(strict.admitRest(exchange, call)?.status, exchange).toBe(429);
+      c.advance(1);
+      expect(strict.admitRest(exchange, call), exchange).toBeUndefined();
+    }
   });
 
   it('timeScale shortens the window; off (enabled false) nothing is limited; maintenance answers either way', () => {
@@ -107,7 +197,9 @@ describe('frame classification', () => {
     expect(subscribeRequestOf('{"op":"subscribe","args":["orderbook.1.BTCUSDT"],"req_id":"1"}')?.args).toBe(1);
     expect(subscribeRequestOf('{"op":"subscribe","args":[{"channel":"bbo-tbt","instId":"BTC-USDT"}]}')?.args).toBe(1);
     expect(subscribeRequestOf('{"event":"subscribe","channel":"spot.book_ticker","payload":["BTC_USDT","ETH_USDT","SOL_USDT"]}')?.args).toBe(3);
-    expect(subscribeRequestOf('{"op":"unsubscribe","args":["x"]}')).toBeUndefined();
+    expect(subscribeRequestOf('{"op":"unsubscribe","args":["x"]}')).toMatchObject({ args: 1, unsubscribe: true });
+    expect(subscribeRequestOf('{"op":"subscribe","args":["x"]}')).toMatchObject({ unsubscribe: false });
+    expect(subscribeRequestOf('{"op":"login","args":["x"]}')).toBeUndefined();
     expect(subscribeRequestOf('ping')).toBeUndefined();
     expect(subscribeRequestOf('{not json')).toBeUndefined();
   });

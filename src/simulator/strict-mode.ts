@@ -1,6 +1,6 @@
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-model/exchanges.js';
 import type { RestReply, RestRequest } from './exchanges/protocol.js';
-import { restLimitOf, VENUE_LIMITS, type VenueLimits } from './venue-limits.js';
+import { endpointLimitOf, restLimitOf, VENUE_LIMITS, type VenueLimits } from './venue-limits.js';
 
 /**
  * Strict mode: the simulator holds clients to each venue's published limits (venue-limits.ts,
@@ -31,7 +31,10 @@ export type ViolationKind =
   | 'missed-pong'
   | 'idle'
   | 'rest-rate-limit'
-  | 'rest-ignored-retry-after';
+  | 'rest-ignored-retry-after'
+  | 'args-chars'
+  | 'frame-size'
+  | 'no-subscription';
 
 export interface Violation {
   at: string;
@@ -69,15 +72,23 @@ interface RestBucket {
   limitedAt: number;
   /** binance: 418 ban until then. */
   bannedUntil: number;
+  /** binance: bans given so far (each twice as long as the one before). */
+  bans: number;
 }
+
+/** REST calls the simulator received per exchange (Unix ms, newest last): what tests read to show no call came during a ban. */
+const RECENT_REST_CALLS = 500;
 
 /** A subscribe request as every venue shapes it: `op`/`method`/`event` and its list of args. */
 export interface SubscribeRequest {
   raw: Record<string, unknown>;
   args: number;
+  /** Characters of the args together (a string arg its length, any other its JSON). */
+  argsChars: number;
+  unsubscribe: boolean;
 }
 
-/** Reads a client frame as a subscribe request, whatever venue's shape; undefined when it is not one. */
+/** Reads a client frame as a subscribe or unsubscribe request, whatever venue's shape; undefined when it is neither. */
 export function subscribeRequestOf(text: string): SubscribeRequest | undefined {
   if (!text.startsWith('{')) return undefined;
   let raw: unknown;
@@ -89,9 +100,12 @@ export function subscribeRequestOf(text: string): SubscribeRequest | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const msg = raw as Record<string, unknown>;
   const verb = msg.op ?? msg.method ?? msg.event;
-  if (typeof verb !== 'string' || verb.toLowerCase() !== 'subscribe') return undefined;
+  const lower = typeof verb === 'string' ? verb.toLowerCase() : '';
+  if (lower !== 'subscribe' && lower !== 'unsubscribe') return undefined;
   const list = msg.args ?? msg.params ?? msg.payload;
-  return { raw: msg, args: Array.isArray(list) ? list.length : 0 };
+  const args: unknown[] = Array.isArray(list) ? list : [];
+  const argsChars = args.reduce<number>((sum, a) => sum + (typeof a === 'string' ? a.length : JSON.stringify(a).length), 0);
+  return { raw: msg, args: args.length, argsChars, unsubscribe: lower === 'unsubscribe' };
 }
 
 /** True for a client's application ping: text `ping` (okx, bitget), `{op:"ping"}` (bybit), `*.ping` (gate). */
@@ -197,43 +211,88 @@ export class StrictMode {
    * client that ignored a Retry-After) once the bucket's weight for the window is used up.
    * Undefined when the call may be served.
    */
+  /** The next REST call of each of these exchanges is answered as over the venue's limit (`POST /_sim/rest-limit`). */
+  readonly forcedRestLimit = new Set<ExchangeName>();
+  private readonly restCalls = new Map<ExchangeName, number[]>();
+
+  /** When each REST call reached the simulator, per exchange (the latest RECENT_REST_CALLS). */
+  restCallTimes(): Record<string, number[]> {
+    return Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, [...(this.restCalls.get(e) ?? [])]]));
+  }
+
   admitRest(exchange: ExchangeName, req: RestRequest): LimitedReply | undefined {
+    let calls = this.restCalls.get(exchange);
+    if (!calls) this.restCalls.set(exchange, (calls = []));
+    calls.push(Date.now());
+    if (calls.length > RECENT_REST_CALLS) calls.shift();
     if (this.maintenance.has(exchange)) return { ...VENUE_LIMITS[exchange].maintenance(), headers: {} };
     if (!this.settings.enabled) return undefined;
     const rule = VENUE_LIMITS[exchange].rest;
     const name = rule.bucket(req);
-    const key = `${exchange}|${name}`;
-    const now = this.now();
-    const window = this.scaled(rule.windowMs);
+    const main = { key: `${exchange}|${name}`, limit: restLimitOf(exchange, name), windowMs: rule.windowMs, weight: rule.weight(req) };
+    // An endpoint with a limit of its own counts against both its own bucket and the venue's.
+    const own = endpointLimitOf(exchange, req);
+    const endpoint = own && { key: `${exchange}|endpoint|${own.bucket}`, limit: own.limit, windowMs: own.windowMs, weight: 1 };
+    const forced = this.forcedRestLimit.delete(exchange);
+    for (const b of endpoint ? [endpoint, main] : [main]) {
+      // A forced limit is the venue's own (its IP or endpoint limit), not an endpoint's extra one.
+      const refused = this.admitBucket(exchange, req, b, forced && b === main);
+      if (refused) return refused;
+    }
+    if (endpoint) this.charge(endpoint);
+    this.charge(main);
+    return undefined;
+  }
+
+  private bucketOf(key: string, window: number, now: number): RestBucket {
     let bucket = this.buckets.get(key);
     if (!bucket || now - bucket.windowStart >= window) {
-      bucket = { windowStart: now, used: 0, retryUntil: bucket?.retryUntil ?? 0, limitedAt: bucket?.limitedAt ?? 0, bannedUntil: bucket?.bannedUntil ?? 0 };
+      bucket = {
+        windowStart: now, used: 0, retryUntil: bucket?.retryUntil ?? 0, limitedAt: bucket?.limitedAt ?? 0, bannedUntil: bucket?.bannedUntil ?? 0, bans: bucket?.bans ?? 0,
+      };
       this.buckets.set(key, bucket);
     }
+    return bucket;
+  }
+
+  private charge(b: { key: string; weight: number }): void {
+    const bucket = this.buckets.get(b.key);
+    if (bucket) bucket.used += b.weight;
+  }
+
+  private admitBucket(exchange: ExchangeName, req: RestRequest, b: { key: string; limit: number; windowMs: number; weight: number }, forced = false): LimitedReply | undefined {
+    const rule = VENUE_LIMITS[exchange].rest;
+    const now = this.now();
+    const window = this.scaled(b.windowMs);
+    const bucket = this.bucketOf(b.key, window, now);
+    const headers = (until: number): Record<string, string> => (rule.sendsRetryAfter ? { 'retry-after': secondsUntil(until, now) } : {});
+    const tooMany = (): LimitedReply => ({ ...rule.tooMany(Number(secondsUntil(bucket.retryUntil, now))), headers: headers(bucket.retryUntil) });
     if (now < bucket.bannedUntil && rule.banned) {
       this.record(exchange, 'rest-ignored-retry-after', `${req.path} during a ban`);
-      return { ...rule.banned(bucket.bannedUntil), headers: { 'retry-after': secondsUntil(bucket.bannedUntil, now) } };
+      return { ...rule.banned(bucket.bannedUntil), headers: headers(bucket.bannedUntil) };
     }
     if (now < bucket.retryUntil) {
-      const retryAfter = secondsUntil(bucket.retryUntil, now);
-      if (now - bucket.limitedAt < IN_FLIGHT_GRACE_MS) return { ...rule.tooMany(Number(retryAfter)), headers: { 'retry-after': retryAfter } };
-      this.record(exchange, 'rest-ignored-retry-after', `${req.path} ${bucket.retryUntil - now} ms before Retry-After`);
+      if (now - bucket.limitedAt < IN_FLIGHT_GRACE_MS) return tooMany();
+      this.record(exchange, 'rest-ignored-retry-after', `${req.path} ${bucket.retryUntil - now} ms before the limit lifts`);
       if (rule.banned && rule.banMs !== undefined) {
-        bucket.bannedUntil = now + this.scaled(rule.banMs);
-        return { ...rule.banned(bucket.bannedUntil), headers: { 'retry-after': secondsUntil(bucket.bannedUntil, now) } };
+        // binance: 2 minutes, then each ban twice the last, up to 3 days.
+        const ban = Math.min(rule.banMs * 2 ** bucket.bans, rule.maxBanMs ?? rule.banMs);
+        bucket.bans++;
+        bucket.bannedUntil = now + this.scaled(ban);
+        return { ...rule.banned(bucket.bannedUntil), headers: headers(bucket.bannedUntil) };
       }
-      return { ...rule.tooMany(Number(secondsUntil(bucket.retryUntil, now))), headers: { 'retry-after': secondsUntil(bucket.retryUntil, now) } };
+      // bybit: a call during the quiet time starts it over.
+      if (rule.quietMs !== undefined) bucket.retryUntil = now + this.scaled(rule.quietMs);
+      return tooMany();
     }
-    const limit = Math.max(1, Math.floor(restLimitOf(exchange, name) * this.settings.restScale));
-    const weight = rule.weight(req);
-    if (bucket.used + weight > limit) {
-      bucket.retryUntil = bucket.windowStart + window;
+    const limit = Math.max(1, Math.floor(b.limit * this.settings.restScale));
+    if (forced || bucket.used + b.weight > limit) {
+      bucket.retryUntil = rule.quietMs !== undefined ? now + this.scaled(rule.quietMs) : forced ? now + window : bucket.windowStart + window;
       bucket.limitedAt = now;
-      this.record(exchange, 'rest-rate-limit', `${req.path}: weight ${bucket.used + weight} of ${limit} per ${window} ms`);
-      const retryAfter = secondsUntil(bucket.retryUntil, now);
-      return { ...rule.tooMany(Number(retryAfter)), headers: { 'retry-after': retryAfter } };
+      const what = forced ? 'forced by POST /_sim/rest-limit' : `weight ${bucket.used + b.weight} of ${limit} per ${window} ms`;
+      this.record(exchange, 'rest-rate-limit', `${req.path}: ${what}`);
+      return tooMany();
     }
-    bucket.used += weight;
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { ExchangeName, Market } from '../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import { validateFault, validatePause, type Validated } from './control-validation.js';
 import type { StrictSettings } from './strict-mode.js';
 
@@ -28,6 +28,27 @@ export function validateStrict(body: unknown): Validated<Partial<StrictSettings>
   }
   if (Object.keys(out).length === 0) return fail(`body must set enabled, ${SCALES.join(', ')} or several`);
   return { ok: true, value: out };
+}
+
+/** `POST /_sim/rest-limit {exchange}`: the exchange is required. */
+export function validateRestLimit(body: unknown): Validated<{ exchange: ExchangeName }> {
+  if (!isObject(body)) return fail('Invalid request body');
+  if (body.exchange === undefined || body.exchange === null) return fail('exchange is required');
+  const checked = validateFault({ exchange: body.exchange, down: true }, 'down');
+  if (!checked.ok) return checked;
+  return checked.value.exchange ? { ok: true, value: { exchange: checked.value.exchange } } : fail('exchange is required');
+}
+
+/** `POST /_sim/upgrade {exchange, noticeMs?}`: only a venue that announces upgrades (okx); noticeMs 0 to 3,600,000. */
+export function validateUpgrade(body: unknown, announces: (exchange: ExchangeName) => boolean): Validated<{ exchange: ExchangeName; noticeMs?: number }> {
+  const checked = validateRestLimit(body);
+  if (!checked.ok) return checked;
+  const { exchange } = checked.value;
+  if (!announces(exchange)) return fail(`${exchange} sends no upgrade notice; only okx does`);
+  const noticeMs = (body as Json).noticeMs;
+  if (noticeMs === undefined || noticeMs === null) return { ok: true, value: { exchange } };
+  if (typeof noticeMs !== 'number' || !Number.isInteger(noticeMs) || noticeMs < 0 || noticeMs > 3_600_000) return fail('noticeMs must be an integer from 0 to 3600000');
+  return { ok: true, value: { exchange, noticeMs } };
 }
 
 /** `POST /_sim/maintenance {exchange?, enabled}`. */

@@ -1,4 +1,4 @@
-import type { ExchangeName, Market } from '../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import { formatPlain, type Instrument } from './instruments.js';
 import type { SimQuote } from './market-state.js';
 
@@ -9,7 +9,7 @@ export interface Lot {
 }
 
 /**
- * The lot-named markets of the venues (issue 17), as their market lists name them: binance
+ * The lot-named markets of the venues, as their market lists name them: binance
  * USDⓈ-M `1000PEPEUSDT`, `1000SHIBUSDT`, `1MBABYDOGEUSDT` and spot `1MBABYDOGEUSDT`; bybit linear
  * `1000PEPEUSDT`, `SHIB1000USDT`, `1000000BABYDOGEUSDT`. okx, gate and bitget quote these coins per
  * unit (their contract sizes carry the lot), so they are absent here. The simulator keeps every

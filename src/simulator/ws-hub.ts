@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { EXCHANGE_NAMES, type ExchangeName } from '../market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-model/exchanges.js';
 import type { ExchangeProtocol, Subscription, WsSession } from './exchanges/protocol.js';
 import type { MarketState, SimQuote } from './market-state.js';
 import { type FrameTemplate, type LoadTarget, templatesOf } from './load-generator.js';
@@ -38,7 +38,16 @@ export interface ExchangeFaults {
   stalled: boolean;
 }
 
-const subKey = (s: Subscription): string => `${s.market}|${s.ticker}`;
+const subKey = (s: Subscription): string => (s.depth === undefined ? `${s.market}|${s.ticker}` : `${s.market}|${s.ticker}|${s.depth}`);
+const bookKey = (exchange: ExchangeName, s: Pick<Subscription, 'market' | 'ticker'>): string => `${exchange}|${s.market}|${s.ticker}`;
+
+/** A depth subscription of a market: which channel, on which connections. */
+export interface DepthSubscription {
+  market: Market;
+  ticker: string;
+  channel: string;
+  connections: number;
+}
 
 /** Websocket side of the simulator: connections, subscriptions, pushes and fault injection. */
 export class WsHub {
@@ -50,6 +59,8 @@ export class WsHub {
   private readonly resendTimer: NodeJS.Timeout;
   private readonly unlisten: () => void;
   private readonly templates = new Map<string, [FrameTemplate, FrameTemplate]>();
+  /** Depth subscribers of each book (`exchange|market|ticker`): connection → its subscriptions. */
+  private readonly depthIndex = new Map<string, Map<Connection, Subscription[]>>();
   private nextSlice = 0;
   private nextId = 1;
   /** Quote frames pushed to clients since start (load mode, walk, re-sends, control API). */
@@ -80,10 +91,31 @@ export class WsHub {
       c.guard.dispose();
       c.socket.close(1001, 'service maintenance');
       setTimeout(() => c.socket.terminate(), 1_000).unref();
-      this.connections.delete(c);
+      this.forget(c);
       closed++;
     }
     return closed;
+  }
+
+  /**
+   * okx's service upgrade: every open connection of the exchange gets the venue's notice
+   * (`64008`, "reconnect"), and is closed `noticeMs` later; connections opened meanwhile are on
+   * the upgraded service and stay. Answers how many were notified.
+   */
+  announceUpgrade(exchange: ExchangeName, noticeMs: number): number {
+    const notified = [...this.connections].filter((c) => c.protocol.name === exchange);
+    const notice = JSON.stringify({ event: 'notice', code: '64008', msg: 'The connection will soon be closed for a service upgrade. Please reconnect.', connId: 'sim' });
+    for (const c of notified) this.send(c.socket, notice);
+    setTimeout(() => {
+      for (const c of notified) {
+        if (!this.connections.has(c)) continue;
+        c.guard.dispose();
+        c.socket.close(1012, 'service upgrade');
+        setTimeout(() => c.socket.terminate(), 1_000).unref();
+        this.forget(c);
+      }
+    }, noticeMs).unref();
+    return notified.length;
   }
 
   /** Closes matching connections abnormally (code 1006 on the client, as a network drop). */
@@ -93,7 +125,7 @@ export class WsHub {
       if (exchange && c.protocol.name !== exchange) continue;
       c.guard.dispose();
       c.socket.terminate();
-      this.connections.delete(c);
+      this.forget(c);
       dropped++;
     }
     return dropped;
@@ -119,7 +151,7 @@ export class WsHub {
     for (const c of this.connections) {
       const send = (frames: readonly string[]): void => this.sendBatch(c, frames);
       for (const s of c.subscriptions.values()) {
-        const quote = this.state.get(c.protocol.name, s.market, s.ticker);
+        const quote = s.depth === undefined ? this.state.get(c.protocol.name, s.market, s.ticker) : undefined;
         if (!quote || this.state.isPaused(quote) || !this.state.isListed(quote.exchange, quote.market, quote.ticker)) continue;
         const key = `${c.protocol.name}|${subKey(s)}`;
         let templates = this.templates.get(key);
@@ -128,6 +160,25 @@ export class WsHub {
       }
     }
     return targets;
+  }
+
+  /** Per exchange, every market with a depth subscription: its channel and how many connections hold it. */
+  depthSubscriptions(): Record<ExchangeName, DepthSubscription[]> {
+    const out = Object.fromEntries(EXCHANGE_NAMES.map((name) => [name, [] as DepthSubscription[]])) as Record<ExchangeName, DepthSubscription[]>;
+    for (const [key, holders] of this.depthIndex) {
+      const exchange = key.slice(0, key.indexOf('|')) as ExchangeName;
+      const byChannel = new Map<string, DepthSubscription>();
+      for (const subs of holders.values()) {
+        for (const s of subs) {
+          const channel = s.depth ?? '';
+          const entry = byChannel.get(channel) ?? { market: s.market, ticker: s.ticker, channel, connections: 0 };
+          entry.connections++;
+          byChannel.set(channel, entry);
+        }
+      }
+      out[exchange].push(...byChannel.values());
+    }
+    return out;
   }
 
   close(): void {
@@ -145,8 +196,13 @@ export class WsHub {
       session: {
         host, path,
         reply: (payload) => this.send(socket, typeof payload === 'string' ? payload : JSON.stringify(payload)),
-        subscribe: (s) => void subscriptions.set(subKey(s), s),
-        unsubscribe: (s) => void subscriptions.delete(subKey(s)),
+        subscribe: (s) => {
+          subscriptions.set(subKey(s), s);
+          if (s.depth !== undefined) this.indexDepth(connection, s, true);
+        },
+        unsubscribe: (s) => {
+          if (subscriptions.delete(subKey(s)) && s.depth !== undefined) this.indexDepth(connection, s, false);
+        },
         pushNow: (s) => this.pushOne(connection, s),
       },
     };
@@ -158,7 +214,7 @@ export class WsHub {
     });
     const forget = (): void => {
       guard.dispose();
-      this.connections.delete(connection);
+      this.forget(connection);
     };
     socket.on('close', forget);
     socket.on('error', forget);
@@ -178,6 +234,77 @@ export class WsHub {
     for (const c of this.connections) {
       if (c.protocol.name === quote.exchange && c.subscriptions.has(key)) this.push(c, quote);
     }
+    if (this.depthIndex.size > 0 && this.depthIndex.has(bookKey(quote.exchange, quote))) this.broadcastDepth(quote);
+  }
+
+  private forget(c: Connection): void {
+    this.connections.delete(c);
+    for (const s of c.subscriptions.values()) if (s.depth !== undefined) this.indexDepth(c, s, false);
+  }
+
+  private indexDepth(c: Connection, s: Subscription, add: boolean): void {
+    const key = bookKey(c.protocol.name, s);
+    let holders = this.depthIndex.get(key);
+    if (add) {
+      if (!holders) this.depthIndex.set(key, (holders = new Map<Connection, Subscription[]>()));
+      holders.set(c, [...(holders.get(c) ?? []).filter((h) => h.depth !== s.depth), s]);
+      return;
+    }
+    const left = (holders?.get(c) ?? []).filter((h) => h.depth !== s.depth);
+    if (left.length > 0) holders?.set(c, left);
+    else holders?.delete(c);
+    if (holders?.size === 0) this.depthIndex.delete(key);
+  }
+
+  /**
+   * Sends a book's changes since its last push to every depth subscription but `except`: one
+   * delta per change, shared by all, so that every subscriber's update ids run without a gap.
+   */
+  private broadcastDepth(quote: SimQuote, except?: { c: Connection; s: Subscription }): void {
+    const book = this.state.book(quote);
+    const delta = this.state.depth.takeDelta(quote);
+    if (!book || !delta) return;
+    for (const [c, subs] of this.depthIndex.get(bookKey(quote.exchange, quote)) ?? []) {
+      for (const s of subs) {
+        if (c !== except?.c || s.depth !== except.s.depth) this.sendDepth(c, c.protocol.renderDepth(s, { quote, book, delta }, this.state));
+      }
+    }
+  }
+
+  /**
+   * A new depth subscription: pending changes go to the others first, then the subscriber gets
+   * the venue's snapshot; a channel without one (clients read the REST snapshot) gets a first
+   * update at once, as a live book would send within its interval.
+   */
+  private pushDepthNow(c: Connection, s: Subscription): void {
+    const quote = this.livePushable(c.protocol.name, s);
+    if (!quote) return;
+    this.broadcastDepth(quote, { c, s });
+    const book = this.state.book(quote);
+    const snapshot = book ? c.protocol.renderDepth(s, { quote, book }, this.state) : undefined;
+    if (snapshot !== undefined) this.sendDepth(c, snapshot);
+    else this.touchDepth(quote);
+  }
+
+  /** A new version of a book without change, pushed to its subscribers (the venues' periodic update). */
+  private touchDepth(quote: SimQuote): void {
+    const i = this.state.instrument(quote.ticker);
+    if (!i) return;
+    this.state.depth.touch(quote, i);
+    this.broadcastDepth(quote);
+  }
+
+  private livePushable(exchange: ExchangeName, s: Subscription): SimQuote | undefined {
+    const quote = this.state.get(exchange, s.market, s.ticker);
+    return quote && !this.state.isPaused(quote) && this.state.isListed(quote.exchange, quote.market, quote.ticker) ? quote : undefined;
+  }
+
+  private sendDepth(c: Connection, text: string | undefined): void {
+    const faults = this.faultsOf(c.protocol);
+    if (text === undefined || faults.silent || faults.stalled) return;
+    this.send(c.socket, text);
+    c.guard.pushed();
+    this.framesSent++;
   }
 
   /**
@@ -191,11 +318,22 @@ export class WsHub {
     const now = Date.now();
     for (const c of this.connections) {
       let i = 0;
-      for (const s of c.subscriptions.values()) if (i++ % RESEND_SLICES === slice) this.pushOne(c, s, now);
+      for (const s of c.subscriptions.values()) if (s.depth === undefined && i++ % RESEND_SLICES === slice) this.pushOne(c, s, now);
+    }
+    let n = 0;
+    for (const [key, holders] of this.depthIndex) {
+      const [exchange] = key.split('|') as [ExchangeName];
+      const [sub] = holders.values().next().value ?? [];
+      const quote = sub && n++ % RESEND_SLICES === slice ? this.livePushable(exchange, sub) : undefined;
+      if (quote) this.touchDepth(quote);
     }
   }
 
   private pushOne(c: Connection, s: Subscription, now?: number): void {
+    if (s.depth !== undefined) {
+      this.pushDepthNow(c, s);
+      return;
+    }
     const quote = this.state.get(c.protocol.name, s.market, s.ticker);
     if (quote && !this.state.isPaused(quote) && this.state.isListed(quote.exchange, quote.market, quote.ticker)) {
       this.push(c, now === undefined ? quote : { ...quote, updatedAt: now });

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CcxtIngest } from '../../src/market-data/ccxt/ccxt-ingest.js';
 import { createExchangeClient } from '../../src/market-data/ccxt/exchange-clients.js';
 import { systemClock } from '../../src/market-data/clock.js';
-import type { ExchangeName } from '../../src/market-data/exchanges.js';
+import type { ExchangeName } from '../../src/market-model/exchanges.js';
 import type { FundingSnapshot } from '../../src/market-data/market-data-source.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
 /**
  * Funding contract of one exchange: the REAL ccxt client, through the market-data source's
  * fetchFundingRates, reads back exactly the rate, interval, next time and mark price PUT into
- * the simulator (D12), by the REST calls ccxt 4.5.84 makes for that exchange.
+ * the simulator (rules: operating), by the REST calls ccxt 4.5.84 makes for that exchange.
  */
 const CONTRACT_IDS: Record<ExchangeName, (base: string) => string> = {
   binance: (b) => `${b}USDT`,

@@ -4,12 +4,12 @@ import type { ExchangeCredentials } from '../../src/config/exchange-credentials.
 import { CcxtIngest } from '../../src/market-data/ccxt/ccxt-ingest.js';
 import { createExchangeClient } from '../../src/market-data/ccxt/exchange-clients.js';
 import { systemClock } from '../../src/market-data/clock.js';
-import type { ExchangeName } from '../../src/market-data/exchanges.js';
+import type { ExchangeName } from '../../src/market-model/exchanges.js';
 import type { CurrencyNetwork } from '../../src/market-data/market-data-source.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
 /**
- * Networks contract of an exchange whose currency call is signed (issue 10): PUT /_sim/networks
+ * Networks contract of an exchange whose currency call is signed: PUT /_sim/networks
  * → the REAL ccxt client, through the market-data source's fetchNetworks, with read-only keys →
  * the simulator's signed endpoint → the asset/network/state/fee set back. Without keys the
  * source knows no networks and makes no call; markets never go through the signed client.
@@ -118,7 +118,7 @@ export function describeSignedNetworksContract(c: SignedNetworksCase): void {
       ]);
     });
 
-    it('without API keys no network is known (D8 defaults apply) and no signed call is made', async () => {
+    it('without API keys no network is known (the `recorders` rule defaults apply) and no signed call is made', async () => {
       const log: Request[] = [];
       expect(await sourceWith(undefined, log).fetchNetworks(c.exchange)).toEqual([]);
       expect(log).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { sleep, until as untilShared } from '../utils/wait.js';
 
 /**
  * The simulator's control API over HTTP, and its fault injection seen from a raw websocket
@@ -42,16 +43,9 @@ async function connect(path: string, subscribe: unknown): Promise<RawClient> {
   return { socket, messages };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
-}
+/** Whether `check` holds within `timeoutMs` (the shared until, polling every 5 ms). */
+const until = (check: () => boolean, timeoutMs: number): Promise<boolean> =>
+  untilShared(check, (ok) => ok, timeoutMs, 5).then(() => true, () => false);
 
 const binanceSpot = (): Promise<RawClient> =>
   connect('/stream.binance.com:9443/ws', { method: 'SUBSCRIBE', params: ['btcusdt@bookTicker'], id: 1 });

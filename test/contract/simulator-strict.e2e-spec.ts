@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { sleep, until as untilShared } from '../utils/wait.js';
 
 /**
  * Strict mode seen from raw websocket and HTTP clients (no ccxt in between): each venue's limit
@@ -55,16 +56,9 @@ async function open(path: string, options: { autoPong?: boolean } = {}): Promise
   return { socket, messages, closed };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
-}
+/** Whether `check` holds within `timeoutMs` (the shared until, polling every 5 ms). */
+const until = (check: () => boolean, timeoutMs: number): Promise<boolean> =>
+  untilShared(check, (ok) => ok, timeoutMs, 5).then(() => true, () => false);
 
 async function violations(): Promise<{ total: number; byExchange: Record<string, Record<string, number>> }> {
   return (await call('GET', '/_sim/violations')).json as { total: number; byExchange: Record<string, Record<string, number>> };
@@ -179,16 +173,16 @@ describe('REST limits, maintenance and delisting', () => {
     expect((await violations()).total).toBe(0);
   });
 
-  it('delisting: gone from that exchange\'s markets, a new subscribe is refused, a running one goes silent', async () => {
+  it('delisting: kept in that exchange\'s markets with its status, a new subscribe is refused, a running one goes silent', async () => {
     const c = await open(OKX);
     c.socket.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'bbo-tbt', instId: 'SOL-USDT' }] }));
     expect(await until(() => c.messages.some((m) => m.includes('"asks"')), 1_000)).toBe(true);
     expect((await call('POST', '/_sim/delist', { exchange: 'okx', ticker: 'SOL-USDT', market: 'SPOT', delisted: true })).json)
       .toEqual({ exchange: 'okx', ticker: 'SOL-USDT', market: 'SPOT', delisted: true, changed: 1 });
-    const spot = (await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SPOT')).json as { data: { instId: string }[] };
-    expect(spot.data.map((d) => d.instId)).not.toContain('SOL-USDT');
-    const swap = (await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SWAP')).json as { data: { instId: string }[] };
-    expect(swap.data.map((d) => d.instId)).toContain('SOL-USDT-SWAP');
+    const spot = (await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SPOT')).json as { data: { instId: string; state: string }[] };
+    expect(spot.data.find((d) => d.instId === 'SOL-USDT')?.state).toBe('suspend');
+    const swap = (await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SWAP')).json as { data: { instId: string; state: string }[] };
+    expect(swap.data.find((d) => d.instId === 'SOL-USDT-SWAP')?.state).toBe('live');
     const before = c.messages.length;
     await sleep(1_200); // a re-send would arrive within a second
     expect(c.messages.slice(before).filter((m) => m.includes('SOL-USDT'))).toEqual([]);

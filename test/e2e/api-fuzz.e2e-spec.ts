@@ -7,11 +7,11 @@ import type { FuzzPools, OpenApiSchema } from '../fuzz/schema-arbitraries.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 /**
- * Issue 18, deliverable 5: a property-based fuzz of every operation in the committed
+ * A property-based fuzz of every operation in the committed
  * openapi.json (a new operation is covered with no new code). For each one, fast-check draws
  * requests from the document alone: valid and mutated bodies, query strings and path ids,
  * hostile strings (lone surrogates, NUL, huge), edge numbers, missing and extra members, deep
- * nesting, wrong content types. Every answer must be a documented status, errors in the D2
+ * nesting, wrong content types. Every answer must be a documented status, errors in the `errors` rule
  * shape without echoed input, 2xx bodies of their documented schema; streams answer their
  * head and are closed. /health answers 200 afterwards.
  *

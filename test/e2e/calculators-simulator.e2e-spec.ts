@@ -4,15 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { SseTestClient } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { until } from '../utils/wait.js';
 
 /**
  * The calculator fed the whole way: simulator quotes → ccxt websocket feeds → quote book →
- * sample recorder → market_samples → process and stream. Shows D5 end to end: the spot BID and
+ * sample recorder → market_samples → process and stream. Shows the `quotes` rule end to end: the spot BID and
  * the futures ASK the exchange quoted are the prices the PNL uses.
  */
-describe('calculator fed by the exchange simulator (D5, D8, D12)', () => {
+describe('calculator fed by the exchange simulator (rules: calculator-market-data, recorders, operating)', () => {
   let sim: RunningSimulator;
   let t: TestApp;
   const email = 'sim-trader@example.com';
@@ -27,13 +26,12 @@ describe('calculator fed by the exchange simulator (D5, D8, D12)', () => {
   };
   /** Polls process until the recorded sample carries `spotBid`. */
   const processUntil = async (spotBid: number, timeoutMs = 15_000) => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
+    const post = async () => {
       const res = await request(t.baseUrl).post('/v1/calculators/process').send({ email, ticker: 'ETH-USDT', exchange: 'bybit' });
-      if (res.status === 200 && res.body.currentSpotPrice === spotBid) return res.body as Record<string, unknown>;
-      if (Date.now() > end) throw new Error(`no sample with spot bid ${spotBid}: ${res.status} ${JSON.stringify(res.body)}`);
-      await sleep(100);
-    }
+      return { status: res.status, body: res.body as Record<string, unknown> };
+    };
+    const res = await until(post, (r) => r.status === 200 && r.body.currentSpotPrice === spotBid, timeoutMs);
+    return res.body;
   };
 
   beforeAll(async () => {
@@ -73,11 +71,8 @@ describe('calculator fed by the exchange simulator (D5, D8, D12)', () => {
     try {
       await client.waitFor(1, 5000);
       await putQuotes([2990, 2991], [3001, 3002]);
-      const end = Date.now() + 10_000;
-      while (JSON.parse(client.events.at(-1)?.data ?? '{}').currentSpotPrice !== 2990) {
-        if (Date.now() > end) throw new Error(`stream never showed the new quote: ${client.events.at(-1)?.data}`);
-        await sleep(100);
-      }
+      const latest = (events: { data: string }[]) => JSON.parse(events.at(-1)?.data ?? '{}') as { currentSpotPrice?: number };
+      await client.waitUntil((events) => latest(events).currentSpotPrice === 2990, 10_000, 'the stream to show the new quote');
       // spot (2990 − 3000) × 2 = −20; futures (3012 − 3002) × 1.5 = 15; pnl −5
       expect(JSON.parse(client.events.at(-1)?.data ?? '{}')).toMatchObject({ currentFuturePrice: 3002, pnl: -5, isProfitable: false });
     } finally {

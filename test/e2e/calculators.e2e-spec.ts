@@ -9,7 +9,7 @@ import { MarketSampleRepository } from '../../src/market-data/market-sample.repo
 import { SseTestClient, rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
-/** Small windows so the SPEC's 55 s / 5 s / 20 min rules show in a few seconds. */
+/** Small windows so the 55 s / 5 s / 20 min rules (rules: calculator-market-data) show in a few seconds. */
 const PROCESS_CACHE_MS = 1200;
 const STREAM_CACHE_MS = 1500;
 const MAX_AGE_MS = 60_000;
@@ -21,7 +21,7 @@ interface Pnl {
   pnl: number;
 }
 
-describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
+describe('calculators (rules: calculator, pnl, journal, streams, errors, calculator-market-data)', () => {
   let t: TestApp;
   let samples: MarketSampleRepository;
   const clients: SseTestClient[] = [];
@@ -56,10 +56,12 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
     ...values,
   });
   /** Records a sample through the recorder's own repository, `ageMs` before now. */
-  const record = (ticker: string, exchange: string, p: { spotBid: number; futuresAsk: number; fundingRate?: number | null }, ageMs = 0) =>
-    samples.insert([
+  /** Records a sample `ageMs` old and answers its time, which `marketDataAt` must report. */
+  const record = async (ticker: string, exchange: string, p: { spotBid: number; futuresAsk: number; fundingRate?: number | null }, ageMs = 0): Promise<Date> => {
+    const time = new Date(Date.now() - ageMs);
+    await samples.insert([
       {
-        time: new Date(Date.now() - ageMs),
+        time,
         ticker,
         exchange,
         spotBid: p.spotBid,
@@ -69,6 +71,8 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         fundingRate: p.fundingRate ?? null,
       },
     ]);
+    return time;
+  };
   const stream = (query: Record<string, string>) => {
     const client = new SseTestClient(`${t.baseUrl}/v1/calculators/stream?${new URLSearchParams(query).toString()}`, [MISSING]);
     clients.push(client);
@@ -77,7 +81,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
   const streams = () => t.app.get(CalculatorStreamsService);
   const hub = () => t.app.get(SseHub);
 
-  describe('POST /v1/calculators (SPEC 4.1, 2.1, 3; D5)', () => {
+  describe('POST /v1/calculators (rules: calculator, journal, calculator-market-data)', () => {
     it('creates an entry: 200 with the computed totals and spread and a millisecond timestamp', async () => {
       const before = Date.now();
       const res = await save(position('calc1@example.com', 'BTC-USDT', { entrySpotValue: 95000, entryShortValue: 95150, entrySpotQty: 0.5, entryFuturesQty: 0.4 })).expect(200);
@@ -100,13 +104,13 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       expect(res.body.timestamp).toBeLessThanOrEqual(Date.now() + 1000);
     });
 
-    it('normalises the ticker to BASE-QUOTE and the e-mail to lower case (D1)', async () => {
+    it('normalises the ticker to BASE-QUOTE and the e-mail to lower case (rules: tickers)', async () => {
       const res = await save(position('Calc2@Example.com', 'ethusdt')).expect(200);
       expect(res.body.ticker).toBe('ETH-USDT');
       expect(res.body.email).toBe('calc2@example.com');
     });
 
-    it('a second save of (email, ticker) overwrites every value and quantity, keeping id and timestamp (D5)', async () => {
+    it('a second save of (email, ticker) overwrites every value and quantity, keeping id and timestamp (rules: quotes)', async () => {
       const first = await save(position('upsert@example.com', 'SOL-USDT')).expect(200);
       await new Promise((r) => setTimeout(r, 20));
       const second = await save(
@@ -157,7 +161,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       expect(res.body).toMatchObject({ entrySpotValue: 1e-8, entryShortValue: 1.2e-8, entrySpotTotalValue: 100, entryFuturesTotalValue: 120, entrySpread: 2e-9, entrySpreadPercentage: 20 });
     });
 
-    describe('400s with the D2 body: required fields first in SPEC order, then the first other problem', () => {
+    describe('400s with the `errors` rule body: required fields first in the API contract order, then the first other problem', () => {
       it('malformed JSON: Invalid request body', async () => {
         const res = await request(t.baseUrl).post('/v1/calculators').set('Content-Type', 'application/json').send('{"email": ').expect(400);
         expect(res.body).toEqual({ statusCode: 400, message: 'Invalid request body', error: 'Bad Request' });
@@ -198,7 +202,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       });
     });
 
-    it('figures out of range are a 400 in the D2 shape and nothing is stored (was 200 with pnl null and isProfitable true)', async () => {
+    it('figures out of range are a 400 in the `errors` rule shape and nothing is stored (was 200 with pnl null and isProfitable true)', async () => {
       const email = 'huge@example.com';
       // 1e200 × 1e200 overflows a double: the response once held null figures.
       const res = await save(position(email, 'BTC-USDT', { entrySpotValue: 1e200, entryShortValue: 1e200, entrySpotQty: 1e200, entryFuturesQty: 1e200 })).expect(400);
@@ -275,11 +279,11 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
     });
   });
 
-  describe('POST /v1/calculators/process (SPEC 4.1, 2.2; D5)', () => {
+  describe('POST /v1/calculators/process (rules: calculator, pnl, calculator-market-data)', () => {
     it('200 with the PNL from the spot BID and futures ASK, matching a hand calculation', async () => {
       await save(position('proc@example.com', 'BTC-USDT', { entrySpotValue: 95000, entryShortValue: 95150, entrySpotQty: 0.5, entryFuturesQty: 0.5 })).expect(200);
       // spot bid 96000 (ask 96007), futures ask 96050 (bid 96041)
-      await record('BTC-USDT', 'binance', { spotBid: 96000, futuresAsk: 96050, fundingRate: 0.0001 }, 1000);
+      const sampledAt = await record('BTC-USDT', 'binance', { spotBid: 96000, futuresAsk: 96050, fundingRate: 0.0001 }, 1000);
       const res = await processPnl({ email: 'proc@example.com', ticker: 'btcusdt', exchange: 'Binance' }).expect(200);
       // spot change (96000 − 95000) × 0.5 = 500; futures change (95150 − 96050) × 0.5 = −450; pnl 50
       // entry total 47500 + 47575 = 95075; 50 ÷ 95075 × 100 = 0.052590060478569…
@@ -302,6 +306,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         pnl: 50,
         pnlPercentage: 0.05259006,
         isProfitable: true,
+        marketDataAt: sampledAt.toISOString(),
       });
     });
 
@@ -391,7 +396,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       expect(spy.mock.calls.filter(([ticker]) => ticker === 'TRX-USDT')).toHaveLength(1);
     });
 
-    describe('400s in SPEC order', () => {
+    describe('400s in the API contract order', () => {
       const ok = { email: 'p@example.com', ticker: 'BTC-USDT', exchange: 'binance' };
       it('malformed JSON: Invalid request body', async () => {
         const res = await request(t.baseUrl).post('/v1/calculators/process').set('Content-Type', 'application/json').send('{').expect(400);
@@ -422,7 +427,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
     });
   });
 
-  describe('GET /v1/calculators/stream (SPEC 4.1, 6; D4)', () => {
+  describe('GET /v1/calculators/stream (rules: calculator, streams)', () => {
     const waitUntil = async (check: () => boolean, ms = 5000) => {
       const end = Date.now() + ms;
       while (!check()) {
@@ -451,9 +456,9 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
       expect(hub().stats().connections).toBe(0);
     });
 
-    it('opens with the SPEC headers and sends one PNL event per second, matching a hand calculation', async () => {
+    it('opens with the API contract headers and sends one PNL event per second, matching a hand calculation', async () => {
       await save(position('s1@example.com', 'BNB-USDT', { entrySpotValue: 600, entryShortValue: 603, entrySpotQty: 2, entryFuturesQty: 1 }));
-      await record('BNB-USDT', 'binance', { spotBid: 610, futuresAsk: 611, fundingRate: -0.0003 }, 1000);
+      const sampledAt = await record('BNB-USDT', 'binance', { spotBid: 610, futuresAsk: 611, fundingRate: -0.0003 }, 1000);
       const raw = await rawGet(`${t.baseUrl}/v1/calculators/stream?email=s1@example.com&ticker=BNBUSDT&exchange=binance`, 300);
       expect(raw.status).toBe(200);
       expect(raw.headers['content-type']).toBe('text/event-stream');
@@ -483,6 +488,7 @@ describe('calculators (SPEC 2.1, 2.2, 3, 4.1, 6, 7; D2, D4, D5)', () => {
         pnl: 12,
         pnlPercentage: 0.6655574, // 12 ÷ 1803 × 100
         isProfitable: true,
+        marketDataAt: sampledAt.toISOString(),
       });
       expect(events.every((e) => e.type === 'message')).toBe(true);
       const gaps = events.slice(2).map((e, i) => e.at - (events[i + 1]?.at ?? 0));

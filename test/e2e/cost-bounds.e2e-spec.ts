@@ -6,7 +6,7 @@ const PARALLEL = 50;
 const HEALTH_P99_MS = 100;
 
 /**
- * Issue 18, deliverable 1, in CI: 50 worst-case requests of every endpoint whose work a client
+ * In CI: 50 worst-case requests of every endpoint whose work a client
  * sizes (test/utils/cost-bounds.ts lists them) at once, /health sampled meanwhile; p99 < 100 ms.
  * /health is probed from another process every 10 ms on a fixed schedule (open loop) over
  * connections opened before the load (test/utils/health-prober.mjs says why): with a handler
@@ -15,7 +15,7 @@ const HEALTH_P99_MS = 100;
  * Sizes are the API's maxima except the imports (100 rows each here, to keep CI under ~30 s on
  * two cores); `npm run bench:cost` runs the same cases on a larger data set.
  */
-describe('cost bounds: 50 worst-case requests of every client-sized endpoint at once (issue 18)', () => {
+describe('cost bounds: 50 worst-case requests of every client-sized endpoint at once', () => {
   let t: TestApp;
 
   beforeAll(async () => {

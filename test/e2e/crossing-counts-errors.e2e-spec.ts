@@ -5,8 +5,8 @@ import { startTestApp, type TestApp } from '../utils/test-app.js';
 const PATH = '/v1/arbitrage/future/crossing-counts';
 const bad = (message: string) => ({ statusCode: 400, message, error: 'Bad Request' });
 
-/** Every 400/413/500 text of the crossing-count routes (SPEC 4.7 / 7, D2, D11), as D2 bodies. */
-describe('crossing counts: error responses (D2, D11)', () => {
+/** Every 400/413/500 text of the crossing-count routes (rules: crossing-counts, errors), as the `errors` rule bodies. */
+describe('crossing counts: error responses (rules: errors, crossing-counts)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('crossing counts: error responses (D2, D11)', () => {
       },
     );
 
-    // Issue 18: one rule on every route; a JSON body under another content type was read here only.
+    // One rule on every route; a JSON body under another content type was read here only.
     it.each([
       ['date=2026-03-10', 'application/x-www-form-urlencoded'],
       ['{"date":"2026-03-10"}', 'application/x-www-form-urlencoded'],
@@ -83,7 +83,7 @@ describe('crossing counts: error responses (D2, D11)', () => {
       await get({ to: '2020-01-01' }).expect(400, bad('to must be on or after from'));
     });
 
-    it('a bad ticker or exchange: 400 in the D1/D2 wording', async () => {
+    it('a bad ticker or exchange: 400 in the `tickers` rule/the `errors` rule wording', async () => {
       await get({ ticker: 'BTC/USDT' }).expect(400, bad('ticker is invalid'));
       await get({ exchange: 'kraken' }).expect(400, bad('exchange must be one of binance, bybit, okx, gate, bitget'));
     });

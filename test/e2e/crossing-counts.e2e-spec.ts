@@ -6,22 +6,17 @@ import { CrossingCountWorker } from '../../src/crossing-counts/crossing-count.wo
 import { CrossingCountsService } from '../../src/crossing-counts/crossing-counts.service.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { until } from '../utils/wait.js';
 import { DAY, DAY_START, designedSamples, EXPECTED_DAY, NEXT_DAY, sample } from './crossing-counts.fixtures.js';
 
 const PATH = '/v1/arbitrage/future/crossing-counts';
 
 /** Polls until `probe` returns something other than undefined (the job runs after the 202). */
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the crossing-count job');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return (await until(probe, (value) => value !== undefined, timeoutMs, 25)) as T;
 }
 
-describe('crossing counts: job and read endpoint (SPEC 4.7 / 2.9, D11)', () => {
+describe('crossing counts: job and read endpoint (rules: crossing-counts)', () => {
   let t: TestApp;
   let db: DataSource;
 
@@ -163,7 +158,7 @@ describe('crossing counts: job and read endpoint (SPEC 4.7 / 2.9, D11)', () => {
     }
   });
 
-  it('both routes are in the arbitrage rate-limit group (D3)', async () => {
+  it('both routes are in the arbitrage rate-limit group (rules: rate-limits)', async () => {
     const posted = await post({ date: DAY }).expect(202);
     const got = await get().expect(200);
     for (const res of [posted, got]) expect(res.headers['x-ratelimit-limit']).toBe('100000');

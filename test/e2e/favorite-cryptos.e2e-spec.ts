@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
-describe('favorite cryptos (SPEC 4.3, D1, D2)', () => {
+describe('favorite cryptos (rules: favorites, tickers, errors)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -26,7 +26,7 @@ describe('favorite cryptos (SPEC 4.3, D1, D2)', () => {
     expect(res.body.timestamp).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it('normalises BASE-QUOTE and any case to BASEQUOTE (D1)', async () => {
+  it('normalises BASE-QUOTE and any case to BASEQUOTE (rules: tickers)', async () => {
     const res = await post({ email: 'fav2@example.com', ticker: 'eth-usdt' }).expect(201);
     expect(res.body.ticker).toBe('ETHUSDT');
   });
@@ -61,7 +61,7 @@ describe('favorite cryptos (SPEC 4.3, D1, D2)', () => {
     expect(list.body).toHaveLength(tickers.length);
   });
 
-  describe('400s, with the D2 body, in SPEC order', () => {
+  describe('400s, with the `errors` rule body, in the API contract order', () => {
     it('malformed JSON: Invalid request body', async () => {
       const res = await request(t.baseUrl)
         .post('/v1/favorite-cryptos')

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 /**
- * D3 with funding rates in the group: one counter per client IP across /v1/funding-rates,
+ * The `rate-limits` rule with funding rates in the group: one counter per client IP across /v1/funding-rates,
  * /v1/opportunity-history/ and /v1/arbitrage/ (30 per minute by default).
  */
 const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' };
@@ -33,6 +33,16 @@ describe('GET /v1/funding-rates in the arbitrage rate-limit group', () => {
     const res = await calls[0]('203.0.113.9').expect(429);
     expect(res.body).toEqual(LIMITED);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The history and the cross-exchange spreads share the same group and counter.
+    const spreads = await request(t.baseUrl).get('/v1/funding-rates/spreads').set('X-Forwarded-For', '203.0.113.9').expect(429);
+    expect(spreads.body).toEqual(LIMITED);
+    const history = await request(t.baseUrl).get('/v1/funding-rates/history').query({ ticker: 'BTC-USDT', days: 1 }).set('X-Forwarded-For', '203.0.113.9').expect(429);
+    expect(history.body).toEqual(LIMITED);
+  });
+
+  it('the spreads count in the group: 30 spreads pass, the 31st call (funding rates) is 429', async () => {
+    for (let i = 0; i < 30; i++) await request(t.baseUrl).get('/v1/funding-rates/spreads').set('X-Forwarded-For', '203.0.113.77').expect(200);
+    await calls[0]('203.0.113.77').expect(429);
   });
 
   it('another client IP is unaffected, and a route outside the group still answers the limited client', async () => {

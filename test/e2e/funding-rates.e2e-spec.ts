@@ -6,7 +6,7 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/simul
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 /**
- * GET /v1/funding-rates end to end (SPEC 4.6, 2.8, D2, D11): the simulator's funding (PUT
+ * GET /v1/funding-rates end to end (rules: funding, errors): the simulator's funding (PUT
  * /_sim/funding) is read by the real ccxt clients through the collector, ranked once per
  * collection and served from memory.
  */
@@ -92,7 +92,12 @@ describe('GET /v1/funding-rates', () => {
     expect(Object.keys(body).sort()).toEqual(['data', 'generatedAt', 'total']);
     expect(body.generatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const [entry] = body.data;
-    expect(entry).toEqual({
+    expect(Object.keys(entry ?? {}).sort()).toEqual([
+      'apr1d', 'apr30d', 'apr3d', 'apr7d', 'aprPercent', 'contract', 'exchange', 'fundingIntervalSeconds', 'fundingRate',
+      'intervalChangedAt', 'intervalSource', 'markPrice', 'nextFundingTime', 'settledRate', 'spotPrice', 'stability7d',
+      'stale', 'strategy', 'symbol', 'updatedAt',
+    ]);
+    expect(entry).toMatchObject({
       exchange: 'bitget', contract: 'BTCUSDT', symbol: 'BTC-USDT', fundingRate: 0.0004, fundingIntervalSeconds: 14_400,
       intervalSource: 'exchange', aprPercent: 87.6, nextFundingTime: '2030-01-01T08:00:00.000Z',
       spotPrice: expect.closeTo(97_250, 6) as number, markPrice: 97_123.4, strategy: 'long_spot_short_perp',
@@ -138,7 +143,7 @@ describe('GET /v1/funding-rates', () => {
 
   it.each([
     ['?exchange=kraken', 'exchange must be one of binance, bybit, okx, gate, bitget'],
-    // Issue 18: a parameter given empty is refused as such by the input guard, on every route.
+    // A parameter given empty is refused as such by the input guard, on every route.
     ['?exchange=', 'exchange must not be empty'],
     ['?exchange=kraken&limit=0', 'exchange must be one of binance, bybit, okx, gate, bitget'],
     [`?symbol=${'B'.repeat(101)}`, 'symbol must be at most 100 characters'],
@@ -149,7 +154,7 @@ describe('GET /v1/funding-rates', () => {
     ['?limit=1&limit=2', 'limit must be an integer from 1 to 500'],
     ['?offset=-1', 'offset must be an integer of 0 or more'],
     ['?offset=x', 'offset must be an integer of 0 or more'],
-  ])('400 %s → %s (D2 body)', async (query, message) => {
+  ])('400 %s → %s (error body)', async (query, message) => {
     expect(await get(query)).toEqual({ status: 400, body: { statusCode: 400, message, error: 'Bad Request' } });
   });
 
@@ -190,7 +195,7 @@ describe('GET /v1/funding-rates', () => {
     expect(after.body.data.map((e) => [key(e), e.fundingRate])).toEqual(before.data.map((e) => [key(e), e.fundingRate]));
   });
 
-  it('429 with the D2 body and Retry-After once the arbitrage group limit is spent', async () => {
+  it('429 with the `errors` rule body and Retry-After once the arbitrage group limit is spent', async () => {
     let res: Response | undefined;
     for (let i = 0; i < 200; i++) {
       res = await fetch(`${t.baseUrl}/v1/funding-rates?limit=1`);
@@ -202,7 +207,7 @@ describe('GET /v1/funding-rates', () => {
   });
 });
 
-describe('the collected rate reaches the recorded samples (D8) and so the calculator (D5)', () => {
+describe('the collected rate reaches the recorded samples (rules: recorders) and so the calculator (rules: calculator-market-data)', () => {
   it('a sample taken after a collection carries that perpetual’s latest rate', async () => {
     await collect();
     const job = t.app.get(SampleRecorderJob);

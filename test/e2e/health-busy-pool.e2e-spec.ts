@@ -4,8 +4,8 @@ import { POOL_TIMINGS } from '../../src/database/database-options.js';
 import { PROBE_TIMEOUT_MS } from '../../src/health/database-probe.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { createPostgresTestDatabase, type TestDatabase } from '../utils/test-database.js';
+import { sleep } from '../utils/wait.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Liveness is the database's, not the pool's: with every pooled connection busy for longer than

@@ -24,8 +24,8 @@ const JSON_ROUTES: [string, string, Record<string, unknown>][] = [
 const deepBody = (fields: Record<string, unknown>, depth: number): string =>
   `${JSON.stringify(fields).slice(0, -1)},"at":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 
-/** Issue 18, deliverable 2: one guard before class-transformer, the validator and the database. */
-describe('input guard: depth, Unicode, NUL, non-finite numbers, content type, empty query values (D2)', () => {
+/** One guard before class-transformer, the validator and the database. */
+describe('input guard: depth, Unicode, NUL, non-finite numbers, content type, empty query values (rules: errors)', () => {
   let t: TestApp;
   const send = (method: string, path: string) =>
     method === 'PATCH' ? request(t.baseUrl).patch(path) : request(t.baseUrl).post(path);

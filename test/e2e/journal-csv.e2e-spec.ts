@@ -10,7 +10,7 @@ const HEADER =
 
 type Row = Record<string, string>;
 
-describe('journal CSV export and import (SPEC 4.5, D10)', () => {
+describe('journal CSV export and import (rules: csv)', () => {
   let t: TestApp;
   const create = (body: Record<string, unknown>) => request(t.baseUrl).post('/v1/journal/operations').send(body).expect(201);
   const exportCsv = (query: Record<string, unknown>) =>
@@ -49,7 +49,7 @@ describe('journal CSV export and import (SPEC 4.5, D10)', () => {
   });
 
   describe('export', () => {
-    it('answers CSV as an attachment, with the SPEC header in order and rows newest opened first', async () => {
+    it('answers CSV as an attachment, with the API contract header in order and rows newest opened first', async () => {
       const res = await exportCsv({ email: 'exp@example.com' }).expect(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toBe('attachment; filename="journal.csv"');
@@ -146,7 +146,7 @@ describe('journal CSV export and import (SPEC 4.5, D10)', () => {
       expect(ops.find((o: { externalId: string }) => o.externalId === '+44 ref').quantity).toBe(0.0000002);
     });
 
-    // Issue 18: with CRLF the line of a bad row on file line 3 was reported as 1.
+    // With CRLF the line of a bad row on file line 3 was reported as 1.
     it.each([
       ['LF', '\n'],
       ['CRLF', '\r\n'],

@@ -20,7 +20,7 @@ function trade(email: string, closedAt: string | null, result: number, extra: Re
   };
 }
 
-describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
+describe('journal summary (rules: journal)', () => {
   let t: TestApp;
   const email = 'sum@example.com';
   const summary = (query: Record<string, unknown>) => request(t.baseUrl).get('/v1/journal/summary').query(query);
@@ -47,7 +47,12 @@ describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
   it('everything up to now: totals, win rate, fees, funding, open count, series by São Paulo day, groups', async () => {
     const res = await summary({ email }).expect(200);
     // results 10 − 1.5 + 2 = 10.5; −4 − 1 = −5; 0; 6; 1 → net 12.5, gross 13
-    expect(res.body).toEqual({
+    const { metrics, breakdown, ...sums } = res.body;
+    // Metrics only when asked for.
+    expect(metrics).toBeNull();
+    expect((await summary({ email, metrics: 'true' }).expect(200)).body.metrics.totalProfitUsd).toBe(12.5);
+    expect(breakdown.map((d: { key: string; netPnl: number }) => [d.key, d.netPnl])).toEqual(res.body.series.map((d: { date: string; netPnl: number }) => [d.date, d.netPnl]));
+    expect(sums).toEqual({
       netPnl: 12.5,
       grossPnl: 13,
       winRate: 60,
@@ -151,10 +156,11 @@ describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
   });
 
   it('no closed operation in the period: zeros, winRate 0, empty series and groups', async () => {
-    const res = await summary({ email: 'nobody@example.com' }).expect(200);
-    expect(res.body).toEqual({
+    const { metrics, ...res } = { ...(await summary({ email: 'nobody@example.com', metrics: 'true' }).expect(200)).body };
+    expect(metrics.totalProfitUsd).toBe(0);
+    expect(res).toEqual({
       netPnl: 0, grossPnl: 0, winRate: 0, feesPaid: 0, fundingReceived: 0, openOperations: 0,
-      series: [], byRoute: [], byAsset: [], byStrategy: [], bySource: [],
+      series: [], byRoute: [], byAsset: [], byStrategy: [], bySource: [], breakdown: [],
     });
   });
 
@@ -179,7 +185,7 @@ describe('journal summary (SPEC 2.10, 4.5, D10)', () => {
     expect(nobody.body.series).toEqual([]);
   });
 
-  // Issue 18: the work followed the width of [from, to) (190,000 São Paulo days for from=1500,
+  // The work followed the width of [from, to) (190,000 São Paulo days for from=1500,
   // 7-11 s holding the event loop). The bound is loose on purpose (machines differ; the figure
   // under load is in bench/cost-bounds.ts): what failed held the loop for seconds.
   it('from=1500 for an e-mail with no operation never holds the event loop for long', async () => {

@@ -37,7 +37,7 @@ const openLong = (email: string, overrides: Record<string, unknown> = {}): Recor
   ...overrides,
 });
 
-describe('journal operations (D10)', () => {
+describe('journal operations (rules: journal)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -84,7 +84,7 @@ describe('journal operations (D10)', () => {
     expect(res.body).toMatchObject({ status: 'open', shortQuantity: 0, entrySellPrice: null, grossPnl: null, netPnl: null, netPnlPct: null, closedAt: null });
   });
 
-  it('documents every journal endpoint in Swagger under the journal tag, with D2 error examples', async () => {
+  it('documents every journal endpoint in Swagger under the journal tag, with the `errors` rule error examples', async () => {
     const { body } = await request(t.baseUrl).get('/docs-json').expect(200);
     const ops = [
       ['/v1/journal/operations', 'post'],
@@ -107,7 +107,7 @@ describe('journal operations (D10)', () => {
       .toEqual({ statusCode: 404, message: 'operation not found', error: 'Not Found' });
   });
 
-  describe('create: 400s with the D2 body, required checks first in D10 order', () => {
+  describe('create: 400s with the `errors` rule body, required checks first in the `journal` rule order', () => {
     const full = openLong('v@example.com');
     const without = (...keys: string[]) => Object.fromEntries(Object.entries(full).filter(([k]) => !keys.includes(k)));
     it.each([

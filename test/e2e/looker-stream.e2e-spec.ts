@@ -6,6 +6,7 @@ import { LookerStreamsService } from '../../src/lookers/looker-streams.service.j
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
 import { SseTestClient, rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { until as untilEvery } from '../utils/wait.js';
 
 interface PriceEvent {
   ticker: string;
@@ -24,17 +25,8 @@ interface Chunk {
 }
 
 const INTERVAL_MS = 200;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(20);
-  }
-}
+/** The shared `until`, polling every 20 ms with a 5 s default. */
+const until = <T>(read: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> => untilEvery(read, ok, timeoutMs, 20);
 
 /** A plain HTTP SSE reader that keeps every received chunk with its time: "flushed together" is visible. */
 function openRaw(url: string): { chunks: Chunk[]; ended: Promise<void>; close(): void } {
@@ -62,7 +54,7 @@ const lastEvent = (client: SseTestClient, ticker: string): PriceEvent | undefine
     .at(-1);
 
 /**
- * GET /v1/lookers/{id}/stream (SPEC 2.5, 4.2, 6, D4, D5, D7) against the whole app fed by the
+ * GET /v1/lookers/{id}/stream (rules: lookers, streams, quotes) against the whole app fed by the
  * exchange simulator over real websockets, read by real SSE clients.
  */
 describe('looker stream with live feeds (simulator)', () => {
@@ -90,7 +82,7 @@ describe('looker stream with live feeds (simulator)', () => {
     await fx?.close();
   });
 
-  it('events carry exactly the pushed quotes, per SPEC 2.5, on the looker’s exchange and market', async () => {
+  it('events carry exactly the pushed quotes, per the `lookers` rule, on the looker’s exchange and market', async () => {
     await fx.putQuotes([
       { exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 61000.5, ask: 61001.5, volume: 123456789 },
       { exchange: 'binance', market: 'FUTURES', ticker: 'BTC-USDT', bid: 61050.5, ask: 61052.5, volume: 987654321 },
@@ -164,7 +156,7 @@ describe('looker stream with live feeds (simulator)', () => {
     }
   });
 
-  it('D7: a crypto never quoted has null ask, bid, volume and updatedAt and is stale; the others are live', async () => {
+  it('the `lookers` rule: a crypto never quoted has null ask, bid, volume and updatedAt and is stale; the others are live', async () => {
     // XRP is not in SYMBOLS, so no feed ever quotes it; NOTLISTED is not listed at all.
     const client = new SseTestClient(streamUrl(await createLooker({ cryptos: ['XRPUSDT', 'NOTLISTEDUSDT', 'BTCUSDT'] })));
     try {
@@ -188,7 +180,7 @@ describe('looker stream with live feeds (simulator)', () => {
       const pausedAt = Date.now();
       const stale = await until(() => lastEvent(client, 'ETH-USDT'), (e) => e?.stale === true, 15_000);
       const lastTickAt = Date.parse(stale?.updatedAt ?? '');
-      // D5: stale once the last tick is older than 10 s (the simulator re-sends at least every 2 s).
+      // The `staleness` rule: stale once the last tick is older than 10 s (the simulator re-sends at least every 2 s).
       expect(Date.now() - lastTickAt).toBeGreaterThanOrEqual(10_000);
       expect(Date.now() - lastTickAt).toBeLessThan(10_000 + INTERVAL_MS + 1000);
       expect(Date.now() - pausedAt).toBeGreaterThan(7_000);
@@ -230,7 +222,7 @@ describe('looker stream with live feeds (simulator)', () => {
     expect(hub.stats()).toEqual({ connections: 0, ips: 0, sweepTimer: false });
   });
 
-  it('answers with the SPEC section 6 headers', async () => {
+  it('answers with the API contract section 6 headers', async () => {
     const res = await rawGet(streamUrl(await createLooker({ cryptos: ['BTCUSDT'] })), 300);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream');
@@ -246,7 +238,7 @@ describe('looker stream with live feeds (simulator)', () => {
     expect(res.body).not.toContain('data:');
   });
 
-  describe('errors are JSON, before any stream opens (D2, D4)', () => {
+  describe('errors are JSON, before any stream opens (rules: errors, streams)', () => {
     it.each([
       ['/v1/lookers/%20/stream', 400, 'id parameter is required'],
       ['/v1/lookers//stream', 400, 'id parameter is required'],

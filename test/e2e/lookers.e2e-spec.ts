@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
-/** Looker CRUD: SPEC 2.3 and 4.2 (POST, GET), D1, D2, D7, and the PATCH/DELETE of issue 6. */
-describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
+/** Looker CRUD: POST and GET (rules: lookers, tickers, errors), and the PATCH/DELETE of the feature. */
+describe('lookers CRUD (rules: lookers)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ EXCHANGES: 'bybit,binance' });
@@ -35,12 +35,12 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       expect(res.body.timestamp).toBeLessThanOrEqual(Date.now() + 1000);
     });
 
-    it('D7: omitted name is null, omitted cryptos is [], exchange defaults to the first configured, market to SPOT', async () => {
+    it('the `lookers` rule: omitted name is null, omitted cryptos is [], exchange defaults to the first configured, market to SPOT', async () => {
       const res = await post({ email: 'l2@example.com' }).expect(201);
       expect(res.body).toMatchObject({ name: null, cryptos: [], exchange: 'bybit', market: 'SPOT' });
     });
 
-    it('D7: duplicates removed, first occurrence kept, across both ticker forms and any case', async () => {
+    it('the `lookers` rule: duplicates removed, first occurrence kept, across both ticker forms and any case', async () => {
       const res = await post({ email: 'l3@example.com', cryptos: ['ETHUSDT', 'BTC-USDT', 'eth-usdt', 'btcusdt', 'ETHUSDT', 'SOLUSDT'] }).expect(201);
       expect(res.body.cryptos).toEqual(['ETHUSDT', 'BTCUSDT', 'SOLUSDT']);
     });
@@ -51,12 +51,12 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       expect(res.body.cryptos).toEqual(cryptos);
     });
 
-    it('D7: exchange (any case) and market FUTURES are stored', async () => {
+    it('the `lookers` rule: exchange (any case) and market FUTURES are stored', async () => {
       const res = await post({ email: 'l4@example.com', cryptos: ['BTCUSDT'], exchange: 'BINANCE', market: 'futures' }).expect(201);
       expect(res.body).toMatchObject({ exchange: 'binance', market: 'FUTURES' });
     });
 
-    it('D7: a crypto is checked for its form, not for being listed', async () => {
+    it('the `lookers` rule: a crypto is checked for its form, not for being listed', async () => {
       const res = await post({ email: 'l5@example.com', cryptos: ['NOTLISTEDUSDT'] }).expect(201);
       expect(res.body.cryptos).toEqual(['NOTLISTEDUSDT']);
     });
@@ -79,7 +79,7 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       [{ email: '' }, 'email is required'],
       [{ email: null, cryptos: seven }, 'email is required'],
       [{ email: 'x@example.com', cryptos: seven }, 'maximum 6 cryptos allowed'],
-      // D7: the limit counts the entries sent, even when duplicates would bring it under 6.
+      // The `lookers` rule: the limit counts the entries sent, even when duplicates would bring it under 6.
       [{ email: 'x@example.com', cryptos: ['BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT'] }, 'maximum 6 cryptos allowed'],
       [{ email: 'x@example.com', cryptos: [...seven.slice(0, 6), 'BAD/PAIR'] }, 'maximum 6 cryptos allowed'],
       [{ email: 'not-an-email', cryptos: ['BTCUSDT'] }, 'email is invalid'],
@@ -90,7 +90,7 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
       [{ email: 'x@example.com', name: 42 }, 'name must be a string'],
       [{ email: 'x@example.com', name: 'n'.repeat(101) }, 'name must be at most 100 characters'],
       [{ email: 'x@example.com', exchange: 'kraken' }, 'exchange must be one of bybit, binance'],
-      // Listed by D1 but not configured: no feed would ever quote it.
+      // Listed by the `tickers` rule but not configured: no feed would ever quote it.
       [{ email: 'x@example.com', exchange: 'okx' }, 'exchange must be one of bybit, binance'],
       [{ email: 'x@example.com', exchange: 5 }, 'exchange must be one of bybit, binance'],
       [{ email: 'x@example.com', market: 'MARGIN' }, 'market must be SPOT or FUTURES'],
@@ -101,7 +101,7 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
   });
 
   describe('GET /v1/lookers', () => {
-    it('lists the user’s lookers newest first, e-mail case-insensitive, with every SPEC 2.3 field', async () => {
+    it('lists the user’s lookers newest first, e-mail case-insensitive, with every `lookers` field', async () => {
       const email = 'order@example.com';
       const ids: string[] = [];
       for (const name of ['first', 'second', 'third']) {
@@ -212,7 +212,7 @@ describe('lookers CRUD (SPEC 2.3, 4.2, D7)', () => {
     });
   });
 
-  it('SPEC 500 texts when the store fails, with no SQL in the body', async () => {
+  it('the documented 500 texts when the store fails, with no SQL in the body', async () => {
     const { id } = (await post({ email: 'fail@example.com', cryptos: ['BTCUSDT'] }).expect(201)).body;
     const db = t.app.get(DataSource);
     await db.query('ALTER TABLE lookers RENAME TO lookers_away');

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { FundingRateBook } from '../../src/market-data/funding-rate-book.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
@@ -122,7 +122,7 @@ describe('market data through the exchange simulator', () => {
     await pushAndExpect('gate', 'FUTURES', 2600);
   });
 
-  it('records spot+futures samples of the live quotes (D8)', async () => {
+  it('records spot+futures samples of the live quotes (rules: recorders)', async () => {
     const repo = app.app.get(MarketSampleRepository);
     const since = new Date(Date.now() - 2_000);
     const latest = await until(

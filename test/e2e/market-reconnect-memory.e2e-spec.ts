@@ -2,21 +2,21 @@ import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../../src/market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../../src/market-model/exchanges.js';
 import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
 import { MarketDataService } from '../../src/market-data/market-data.service.js';
 import type { WorkerMarketDataSource } from '../../src/market-data/ingest/worker-market-data.source.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { until } from '../utils/wait.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 // Each cycle re-dials binance's and bitget's two sockets. The service paces dials to the venues'
-// limits (issue 17: 300 per 5 minutes on binance and bitget), so the 20 warm-up cycles and these
+// limits (300 per 5 minutes on binance and bitget), so the 20 warm-up cycles and these
 // stay within 300 dials; more would wait minutes for the pacer, as the real venues require.
 const CYCLES = 110;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function heapMb(): number {
   gc();
@@ -48,8 +48,7 @@ describe('market data: memory over many reconnects', () => {
     });
     feeds = app.app.get(MarketDataService);
     source = app.app.get<WorkerMarketDataSource>(MARKET_DATA_SOURCE);
-    const deadline = Date.now() + 20_000;
-    while (!allUp() && Date.now() < deadline) await sleep(25);
+    await until(allUp, (up) => up, 20_000, 25);
   });
 
   afterAll(async () => {
@@ -67,16 +66,15 @@ describe('market data: memory over many reconnects', () => {
   async function cycle(i: number): Promise<void> {
     const before = reconnects();
     await fetch(`${sim.url}/_sim/drop`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    const deadline = Date.now() + 10_000;
     // Fresh quotes make every new connection deliver data at once instead of at the 2 s re-send.
-    while (!(reconnects() >= before + 10 && allUp())) {
-      if (Date.now() > deadline) {
-        const simState = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { exchanges: unknown };
-        throw new Error(`cycle ${i}: not reconnected: ${JSON.stringify(feeds.healthReport())} sim: ${JSON.stringify(simState.exchanges)}`);
-      }
+    const nudge = async () => {
       await fetch(`${sim.url}/_sim/quotes`, { method: 'PUT', body: JSON.stringify(quote(60_000 + i)), headers: { 'content-type': 'application/json' } });
-      await sleep(20);
-    }
+      return { reconnected: reconnects() >= before + 10 && allUp(), health: feeds.healthReport() };
+    };
+    await until(nudge, (s) => s.reconnected, 10_000, 20).catch(async (err: Error) => {
+      const simState = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { exchanges: unknown };
+      throw new Error(`cycle ${i}: not reconnected: ${err.message} sim: ${JSON.stringify(simState.exchanges)}`);
+    });
   }
 
   it(`keeps the heap flat over ${CYCLES} drop/reconnect cycles of all ten feeds, in the ingest worker and the serving thread`, async () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseFrame } from '../../src/common/sse/sse-frame.js';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityStreamService } from '../../src/realtime/opportunity-stream.service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { sleep, until } from '../utils/wait.js';
 
 /**
- * Names that differ across venues (issue 17), through the unmodified ccxt clients against the
+ * Names that differ across venues, through the unmodified ccxt clients against the
  * strict simulator. binance lists PEPE and SHIB perpetuals as `1000PEPEUSDT`, `1000SHIBUSDT` and
  * BABYDOGE as `1MBABYDOGEUSDT` (spot and perpetual), bybit as `1000PEPEUSDT`, `SHIB1000USDT`,
  * `1000000BABYDOGEUSDT`, each priced per lot: the book holds every one per unit, equal to the

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES, type ExchangeName } from '../../src/market-data/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName } from '../../src/market-model/exchanges.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';

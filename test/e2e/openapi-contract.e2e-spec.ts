@@ -4,6 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { ApiTokenEntity } from '../../src/auth/api-token.entity.js';
+import { ApiTokenStore } from '../../src/auth/api-token-store.js';
 import { findDocumentProblems, isStream, operationsOf } from '../../src/common/openapi/openapi-rules.js';
 import { type JsonSchema, schemaErrors } from '../utils/openapi-schema.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
@@ -38,11 +41,11 @@ describe('OpenAPI contract: openapi.json, a generated client, the app', () => {
     expect(live.body).toEqual(doc);
   });
 
-  it('every operation has real types, a method-like id, D2 errors with texts and request examples', () => {
+  it('every operation has real types, a method-like id, the `errors` rule errors with texts and request examples', () => {
     expect(findDocumentProblems(doc)).toEqual([]);
   });
 
-  it('a client generated from openapi.json compiles with tsc --strict and every call answers as documented', async () => {
+  it('a client generated from openapi.json compiles with tsc --strict and every call answers as documented, without and with AUTH_MODE=token', async () => {
     await mkdir(`${root}.contract-build`, { recursive: true });
     const dir = await mkdtemp(`${root}.contract-build/run-`);
     try {
@@ -53,8 +56,17 @@ describe('OpenAPI contract: openapi.json, a generated client, the app', () => {
       const compiled = await run(process.execPath, tsc, { cwd: dir }).then(() => '', (err: { stdout?: string; message?: string }) => err.stdout || (err.message ?? 'tsc failed'));
       expect(compiled, 'tsc --strict on the generated client').toBe('');
 
-      const client = (await import(pathToFileURL(`${dir}/client.js`).href)) as { runContract(baseUrl: string): Promise<Exchange[]> };
+      const client = (await import(pathToFileURL(`${dir}/client.js`).href)) as { runContract(baseUrl: string, token?: string): Promise<Exchange[]> };
+      // AUTH_MODE=none (this app), then AUTH_MODE=token: the same client with a bearer token.
       const exchanges = await client.runContract(t.baseUrl);
+      const tokenApp = await startTestApp({ AUTH_MODE: 'token' });
+      try {
+        const store = new ApiTokenStore(tokenApp.app.get(DataSource).getRepository(ApiTokenEntity));
+        const { token } = await store.create({ email: 'contract@example.com' });
+        exchanges.push(...(await client.runContract(tokenApp.baseUrl, token)));
+      } finally {
+        await tokenApp.close();
+      }
 
       const byRoute = new Map(operationsOf(doc).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.op]));
       const called = new Set(exchanges.map((e) => `${e.method} ${e.path}`));

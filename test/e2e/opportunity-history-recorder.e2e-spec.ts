@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../../src/market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../../src/market-model/exchanges.js';
 import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
 import type { MarketDataSource } from '../../src/market-data/market-data-source.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
@@ -9,6 +9,7 @@ import { OpportunityHistoryRepository } from '../../src/opportunity-history/oppo
 import { MarketCostsJob } from '../../src/market-data/market-costs.job.js';
 import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
+import { until } from '../utils/wait.js';
 import { row } from './opportunity-history.fixtures.js';
 
 const DAY_MS = 86_400_000;
@@ -18,13 +19,8 @@ const stats = (m: MarketFixture, buy: string, sell: string) =>
 
 /** Polls the stats of a route until `done` holds (the recorder runs every second here). */
 async function statsUntil(m: MarketFixture, buy: string, sell: string, done: (b: { samples: number }) => boolean) {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const res = await stats(m, buy, sell).expect(200);
-    if (done(res.body as { samples: number })) return res.body as Record<string, unknown>;
-    if (Date.now() > end) throw new Error(`stats never matched: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const read = async () => (await stats(m, buy, sell).expect(200)).body as { samples: number } & Record<string, unknown>;
+  return until(read, done, 15_000);
 }
 
 /** PUT /_sim/networks on the fixture's simulator. */
@@ -41,16 +37,12 @@ async function latestCosts(m: MarketFixture, buy: string, sell: string, buyPrice
   return rows[0];
 }
 
-/** Polls `read` until `done` holds or 10 s pass, and returns the last value read. */
+/** Polls `read` until `done` holds (10 s at most). */
 async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const end = Date.now() + 10_000;
-  for (let value = await read(); ; value = await read()) {
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return until(read, done, 10_000);
 }
 
-describe('opportunity-history recorder fed by the simulator (D8)', () => {
+describe('opportunity-history recorder fed by the simulator (rules: recorders)', () => {
   let m: MarketFixture;
 
   beforeAll(async () => {
@@ -80,7 +72,7 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     const body = await statsUntil(m, 'binance', 'okx', (b) => b.samples >= 2);
     // (101 − 100) ÷ 100 × 100 = 1 % gross on every sample; minutesAbove = samples × 1000 ms ÷ 60,000.
     expect(body).toMatchObject({ maxSpread: 1, avgSpread: 1, p50Spread: 1, p90Spread: 1, windows: 1 });
-    expect(body.minutesAbove).toBeCloseTo((body.samples as number) / 60, 10);
+    expect(body.minutesAbove).toBeCloseTo(body.samples / 60, 10);
     // okx → binance is (99.9 − 101.1) ÷ 101.1 < 0.5 %: below HISTORY_MIN_SPREAD_PERCENT, never stored.
     expect((await stats(m, 'okx', 'binance').expect(200)).body).toMatchObject({ samples: 0, maxSpread: null });
   });
@@ -98,7 +90,7 @@ describe('opportunity-history recorder fed by the simulator (D8)', () => {
     expect(await source.fetchNetworks?.('okx')).toEqual([]);
   });
 
-  it('stores the exchanges\' taker fees and, with networks unknown, the D8 withdrawal default, estimated', async () => {
+  it('stores the exchanges\' taker fees and, with networks unknown, the `cost-defaults` rule withdrawal default, estimated', async () => {
     const [stored] = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
       `SELECT buy_price, sell_price, buy_fee_percent, sell_fee_percent, withdrawal_fee, withdrawal_fee_usd,
               fees_estimated, executable, volume_24h

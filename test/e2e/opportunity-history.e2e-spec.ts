@@ -13,7 +13,7 @@ const toSample = (r: HistoryRow): BacktestSample => ({
 
 const BTC = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx' };
 
-describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)', () => {
+describe('opportunity history: import, stats, backtest (rules: history-import, backtest)', () => {
   let t: TestApp;
   // Whole seconds two days back: inside every look-back of 2 days or more.
   const base = Math.floor((Date.now() - 2 * 86_400_000 + 3_600_000) / 1000) * 1000;
@@ -44,8 +44,8 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       expect(body.netPercent).toBe(0.3);
       expect(body.winRate).toBe(33.33333333); // 1 ÷ 3 × 100, rounded once
       expect(Object.keys(body).sort()).toEqual([
-        'completed', 'estimatedCosts', 'expired', 'grossUsd', 'history', 'netPercent', 'netUsd', 'skippedBusy',
-        'skippedInfeasible', 'trades', 'unresolved', 'winRate',
+        'breakdown', 'completed', 'equityCurve', 'estimatedCosts', 'expired', 'grossUsd', 'history', 'metrics', 'netPercent', 'netUsd',
+        'skippedBusy', 'skippedInfeasible', 'trades', 'unresolved', 'winRate',
       ]);
       const [a, c, e, g] = body.history;
       expect(body.history).toHaveLength(4);
@@ -105,9 +105,9 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
 
     it('an unknown route or a look-back before the history answers an empty result', async () => {
       const res = await backtest({ ticker: 'SOL-USDT', buy: 'gate', sell: 'bybit', days: 1, threshold: 0 }).expect(200);
-      expect(res.body).toEqual({
+      expect(res.body).toMatchObject({
         trades: 0, completed: 0, expired: 0, unresolved: 0, skippedBusy: 0, skippedInfeasible: 0,
-        estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
+        estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [], breakdown: [],
       });
       expect((await backtest({ ...BTC, days: 1, threshold: 0 }).expect(200)).body.trades).toBe(0);
     });
@@ -267,7 +267,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
     });
   });
 
-  describe('400s with the D2 body: required members first, then D2 order', () => {
+  describe('400s with the `errors` rule body: required members first, then the `errors` rule order', () => {
     const ALL = 'binance, bybit, okx, gate, bitget';
     const full = { ...BTC, days: 3, threshold: 0.5 };
     const cases: [string, Record<string, unknown>, string][] = [
@@ -299,6 +299,7 @@ describe('opportunity history: import, stats, backtest (D8, D9, SPEC 4.8 / 2.11)
       ['transferMinutes −1', { ...full, transferMinutes: -1 }, 'transferMinutes must be an integer from 0 to 1440'],
       ['transferMinutes 1441', { ...full, transferMinutes: 1441 }, 'transferMinutes must be an integer from 0 to 1440'],
       ['transferMinutes 2.5', { ...full, transferMinutes: 2.5 }, 'transferMinutes must be an integer from 0 to 1440'],
+      ['an unknown breakdown', { ...full, breakdown: 'year' }, 'breakdown must be day, week or month'],
     ];
 
     it.each([...cases, ...bodyOnly])('backtest, %s: %j → %s', async (_label, body, message) => {

@@ -1,4 +1,4 @@
-/** Import rows for the opportunity-history e2e tests (D8 members). */
+/** Import rows for the opportunity-history e2e tests (the `history-import` rule members). */
 export interface HistoryRow {
   time: string;
   ticker: string;

@@ -7,6 +7,7 @@ import type { MarketDataSource } from '../../src/market-data/market-data-source.
 import { OpportunityStreamService } from '../../src/realtime/opportunity-stream.service.js';
 import { SseTestClient } from '../utils/sse-client.js';
 import { type MarketFixture, type SimQuote, startMarketFixture } from '../utils/market-fixture.js';
+import { until } from '../utils/wait.js';
 
 interface Opportunity {
   ticker: string;
@@ -21,7 +22,6 @@ interface Opportunity {
   ageMs: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EXCHANGES = ['binance', 'okx', 'bitget'];
 const open: SseTestClient[] = [];
 const parsed = (c: SseTestClient): Opportunity[] => c.events.map((e) => JSON.parse(e.data) as Opportunity);
@@ -40,7 +40,7 @@ const route = (ticker: string, buy: string, ask: number, sell: string, bid: numb
 const flat = (ticker: string, mid: number): SimQuote[] =>
   EXCHANGES.map((exchange) => ({ exchange, market: 'SPOT' as const, ticker, bid: mid, ask: mid + 0.01 }));
 
-describe('opportunity stream: net spread, transfer state, filters; route episodes and lifetimes (issue 21)', () => {
+describe('opportunity stream: net spread, transfer state, filters; route episodes and lifetimes', () => {
   let m: MarketFixture;
   let url: (path: string) => string;
   let btcNetwork: string;
@@ -48,6 +48,12 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     const c = new SseTestClient(url(path), [], headers);
     open.push(c);
     return c;
+  };
+  /** Books with no spread on every ticker, applied before it resolves. */
+  const putFlat = async () => {
+    const quotes = [...flat('BTC-USDT', 100), ...flat('ETH-USDT', 3000), ...flat('SOL-USDT', 150)];
+    await m.putQuotes(quotes);
+    await m.booked(quotes);
   };
   const putNetworks = async (body: unknown) => {
     const res = await fetch(`${m.sim.url}/_sim/networks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -61,6 +67,9 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
       SAMPLE_INTERVAL_MS: '0',
       HISTORY_INTERVAL_MS: '1000',
       HISTORY_MIN_SPREAD_PERCENT: '100',
+      // Nothing here measures the debounce itself (realtime.e2e-spec does, at 200 ms): a short
+      // one makes every wait for an event shorter.
+      ARBITRAGE_DEBOUNCE_MS: '50',
       ARBITRAGE_RATE_LIMIT: '100000',
       // okx signs its currency call with these (the simulator accepts any).
       OKX_API_KEY: 'e2e-key',
@@ -69,31 +78,30 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     });
     url = (path) => `${m.app.baseUrl}${path}`;
     await m.waitConnected();
-    await m.putQuotes([...flat('BTC-USDT', 100), ...flat('ETH-USDT', 3000), ...flat('SOL-USDT', 150)]);
+    await putFlat();
     const open = { asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true };
     await putNetworks([{ ...open, exchange: 'bitget', withdrawFee: 0.0005 }, { ...open, exchange: 'okx', withdrawFee: 0.0003 }]);
     const bitget = await m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE).fetchNetworks?.('bitget');
     btcNetwork = bitget?.[0]?.network ?? 'none';
-    await sleep(300);
   });
   afterEach(async () => {
     open.splice(0).forEach((c) => c.close());
-    await m.putQuotes([...flat('BTC-USDT', 100), ...flat('ETH-USDT', 3000), ...flat('SOL-USDT', 150)]);
-    await sleep(300);
+    await putFlat();
   });
   afterAll(async () => {
     await m?.close();
   });
 
-  describe('invalid filters answer 400 in the D2 shape before the stream opens', () => {
+  describe('invalid filters answer 400 in the `errors` rule shape before the stream opens', () => {
     const cases: [Record<string, string>, string][] = [
       [{ minProfit: 'abc' }, 'minProfit must be a number from 0 to 100'],
       [{ minProfit: '100.01' }, 'minProfit must be a number from 0 to 100'],
-      // The input guard answers an empty value first, for every query parameter (issue 18).
+      // The input guard answers an empty value first, for every query parameter.
       [{ minProfit: '' }, 'minProfit must not be empty'],
       [{ minNetProfit: '-101' }, 'minNetProfit must be a number from -100 to 100'],
       [{ transferable: 'yes' }, 'transferable must be true or false'],
       [{ exchanges: 'binance,gate' }, 'exchanges must be a comma list of binance, okx, bitget'],
+      [{ exchanges: 'binance' }, 'exchanges must name at least two exchanges: a route buys on one and sells on another'],
       [{ tickers: 'BTC-USDT,NOPE' }, 'tickers must be a comma list of at most 100 tickers such as BTC-USDT'],
     ];
     it.each(cases)('%j → %s', async (query, message) => {
@@ -117,12 +125,27 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     const netAt = client('/v1/realtime/arbitrage?minNetProfit=0.745');
     const netOver = client('/v1/realtime/arbitrage?minNetProfit=0.7451');
     const all = client('/v1/realtime/arbitrage?minProfit=0&transferable=false');
-    await sleep(300);
+    await Promise.all(open.map((c) => c.waitOpen()));
     expect(m.app.app.get(OpportunityStreamService).filterGroupCount).toBe(8);
     // BTC: buy on bitget at 100, sell on okx at 101; ETH: buy on binance at 3000, sell on okx at 3009.
     await m.putQuotes([...route('BTC-USDT', 'bitget', 100, 'okx', 101), ...route('ETH-USDT', 'binance', 3000, 'okx', 3009)]);
-    await plain.waitFor(2, 3000);
-    await sleep(300);
+    const has = (...tickers: string[]) => (events: { data: string }[]) =>
+      tickers.every((t) => events.some((e) => (JSON.parse(e.data) as Opportunity).ticker === t));
+    await plain.waitUntil(has('BTC-USDT', 'ETH-USDT'), 3000, 'both events');
+    await Promise.all([
+      all.waitUntil(has('BTC-USDT', 'ETH-USDT'), 3000, 'both events'),
+      eth.waitUntil(has('ETH-USDT'), 3000, 'the ETH event'),
+      pair.waitUntil(has('ETH-USDT'), 3000, 'the ETH event'),
+      ...[gross, movable, netAt].map((c) => c.waitUntil(has('BTC-USDT'), 3000, 'the BTC event')),
+    ]);
+    // A marker every filter above 0.7451 net passes: a client's stream is in order, so once
+    // netOver has it, anything it was sent before would be there too.
+    await m.putQuotes(route('BTC-USDT', 'bitget', 100, 'okx', 102));
+    const isMarker = (e: { data: string }) => (JSON.parse(e.data) as Opportunity).profitPercentAskBid === 2;
+    await netOver.waitForEvent(isMarker, 3000, 'the 2 % BTC marker');
+    expect(netOver.events.findIndex(isMarker)).toBe(0);
+    netOver.events.splice(0);
+    await Promise.all([plain, gross, movable, netAt].map((c) => c.waitForEvent(isMarker, 3000, 'the 2 % BTC marker')));
     const btc = parsed(plain).find((o) => o.ticker === 'BTC-USDT');
     const ethEvent = parsed(plain).find((o) => o.ticker === 'ETH-USDT');
     // Taker fees as the simulated markets publish them: bitget 0.1 %, okx 0.15 %. BTC moves on the common open network
@@ -158,14 +181,17 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     await putNetworks([{ exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: false, withdrawFee: 0.0003 }]);
     const plain = client('/v1/realtime/arbitrage?tickers=BTC-USDT');
     const movable = client('/v1/realtime/arbitrage?transferable=true');
-    await sleep(300);
+    await Promise.all([plain.waitOpen(), movable.waitOpen()]);
     await m.putQuotes(route('BTC-USDT', 'bitget', 100, 'okx', 101));
     const [event] = await plain.waitFor(1, 3000);
     // The fee is still bitget's cheapest withdrawal, so the net is unchanged.
     expect(JSON.parse(event.data)).toMatchObject({ netProfitPercent: 0.745, network: null, transferable: false, costsEstimated: false });
-    await sleep(300);
-    expect(movable.events).toEqual([]);
     await putNetworks([{ exchange: 'okx', asset: 'BTC', network: 'BTC', withdrawEnabled: true, depositEnabled: true, withdrawFee: 0.0003 }]);
+    // A marker: with the deposit open again the route is transferable, and the first event
+    // transferable=true clients get is this one; nothing from the closed period came before it.
+    await m.putQuotes(route('BTC-USDT', 'bitget', 100, 'okx', 101.5));
+    await movable.waitFor(1, 3000);
+    expect(parsed(movable).map((o) => o.transferable)).not.toContain(false);
   });
 
   it('an episode opens and closes through the simulator, is stored, and counts in the lifetimes', async () => {
@@ -174,7 +200,7 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     // Setting the books at start may already have crossed quotes for an instant: count from here.
     const before = (await lifetimes()).episodes as number;
     const c = client('/v1/realtime/arbitrage?tickers=SOL-USDT');
-    await sleep(200);
+    await c.waitOpen();
     const openedFrom = Date.now();
     await m.putQuotes(route('SOL-USDT', 'binance', 150, 'okx', 151));
     const openedTo = Date.now();
@@ -182,17 +208,11 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     const event = JSON.parse(first.data) as Opportunity;
     expect(Date.parse(event.openedAt)).toBeGreaterThanOrEqual(openedFrom - 5);
     expect(Date.parse(event.openedAt)).toBeLessThanOrEqual(openedTo + 200);
-    await sleep(1500);
     const closedFrom = Date.now();
     await m.putQuotes(flat('SOL-USDT', 150));
     const closedTo = Date.now();
     // The recorder stores closed episodes every HISTORY_INTERVAL_MS (1 s here).
-    const end = Date.now() + 10_000;
-    let body = await lifetimes();
-    while (body.episodes === before && Date.now() < end) {
-      await sleep(200);
-      body = await lifetimes();
-    }
+    const body = await until(lifetimes, (b) => b.episodes !== before, 10_000, 200);
     expect(body).toMatchObject({ ticker: 'SOL-USDT', buy: 'binance', sell: 'okx', days: 1, episodes: before + 1 });
     const [stored] = await m.app.app.get(DataSource).query<Record<string, unknown>[]>(
       `SELECT opened_at, closed_at, lifetime_ms::int8::float8 AS lifetime_ms, peak_gross_percent, peak_net_percent, transferable, costs_estimated
@@ -219,11 +239,14 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
       `SELECT count(*)::int4 AS n FROM route_episodes WHERE ticker = 'BTC-USDT' AND buy_exchange = 'bitget' AND sell_exchange = 'okx'`))[0].n;
     const episodeOf = async () => {
       const before = await count();
+      // The route's event shows the episode open before the flat books close it.
+      const c = client('/v1/realtime/arbitrage?tickers=BTC-USDT');
+      await c.waitOpen();
       await m.putQuotes(route('BTC-USDT', 'bitget', 100, 'okx', 101));
-      await sleep(500);
+      await c.waitFor(1, 3000);
+      c.close();
       await m.putQuotes(flat('BTC-USDT', 100));
-      const end = Date.now() + 10_000;
-      while ((await count()) === before && Date.now() < end) await sleep(200);
+      await until(count, (n) => n !== before, 10_000, 200);
       expect(await count()).toBe(before + 1);
     };
     await episodeOf();
@@ -249,10 +272,15 @@ describe('opportunity stream: net spread, transfer state, filters; route episode
     }
     const arbitrage = doc.paths['/v1/realtime/arbitrage'].get;
     const query = arbitrage.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
-    expect(query.sort()).toEqual(['exchanges', 'minNetProfit', 'minProfit', 'tickers', 'transferable']);
+    // size and minSize: the feature.
+    expect(query.sort()).toEqual(['exchanges', 'lastEventId', 'minNetProfit', 'minProfit', 'minSize', 'size', 'tickers', 'ticket', 'transferable']);
+    expect(event.properties.size).toBeDefined();
+    expect(doc.components.schemas.OpportunitySizeDto.required?.sort()).toEqual(
+      ['buyAvgPrice', 'depthAgeMs', 'filledUsdt', 'maxSizeUsdt', 'netProfitPercent', 'notionalUsdt', 'sellAvgPrice']);
     expect(arbitrage.responses['400']).toBeDefined();
     const lifetimes = doc.paths['/v1/opportunity-history/lifetimes'].get;
     expect(lifetimes.parameters!.map((p) => p.name).sort()).toEqual(['buy', 'days', 'sell', 'ticker']);
     expect(doc.components.schemas.RouteLifetimesDto.properties).toHaveProperty('transferableShare');
+    expect(doc.components.schemas.RouteLifetimesDto.properties).toHaveProperty('medianMaxSizeUsdt');
   });
 });

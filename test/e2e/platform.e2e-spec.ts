@@ -5,7 +5,7 @@ import { startService } from '../../src/bootstrap.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { onPostgres } from '../utils/test-database.js';
 
-describe('platform: errors, docs, health, metrics, CORS, security headers (D2, D12)', () => {
+describe('platform: errors, docs, health, metrics, CORS, security headers (rules: errors, operating)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ CORS_ORIGINS: 'https://app.example.com' });
@@ -25,13 +25,13 @@ describe('platform: errors, docs, health, metrics, CORS, security headers (D2, D
     expect(res.body.status).toBe('ok');
   });
 
-  it('an unknown route is a 404 with the D2 body', async () => {
+  it('an unknown route is a 404 with the `errors` rule body', async () => {
     const res = await request(t.baseUrl).get('/v1/no-such-thing').expect(404);
     expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
     expect(typeof res.body.message).toBe('string');
   });
 
-  it('a body over 1 MiB is a 413 with the D2 body', async () => {
+  it('a body over 1 MiB is a 413 with the `errors` rule body', async () => {
     const big = JSON.stringify({ email: 'a@b.co', ticker: 'BTCUSDT', pad: 'x'.repeat(1024 * 1024) });
     const res = await request(t.baseUrl)
       .post('/v1/favorite-cryptos')
@@ -81,7 +81,7 @@ describe('platform: errors, docs, health, metrics, CORS, security headers (D2, D
     expect(echoed.headers['x-request-id']).toBe('abc-123');
   });
 
-  it('an unexpected error is the endpoint’s SPEC 500 text, with no SQL, stack or path', async () => {
+  it('an unexpected error is the endpoint’s documented 500 text, with no SQL, stack or path', async () => {
     const ds = t.app.get(DataSource);
     await ds.query('ALTER TABLE favorite_cryptos RENAME TO favorite_cryptos_gone');
     try {

@@ -8,7 +8,7 @@ const GROUP_PREFIXES = ['/v1/funding-rates', '/v1/opportunity-history/', '/v1/ar
 const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' };
 const route = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.5 };
 
-describe('arbitrage route group rate limit (D3, SPEC 8)', () => {
+describe('arbitrage route group rate limit (rules: rate-limits, limits)', () => {
   describe('30 per minute per client IP, one counter for the whole group', () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('arbitrage route group rate limit (D3, SPEC 8)', () => {
       (ip: string) => request(t.baseUrl).post('/v1/opportunity-history/import').send([]).set('X-Forwarded-For', ip),
     ];
 
-    it('30 requests spread over three routes pass, the 31st is 429 with the D2 body and Retry-After', async () => {
+    it('30 requests spread over three routes pass, the 31st is 429 with the `errors` rule body and Retry-After', async () => {
       for (let i = 0; i < 30; i += 1) {
         const res = await calls[i % 3]('203.0.113.7').expect(200);
         expect(res.headers['x-ratelimit-limit']).toBe('30');

@@ -11,7 +11,7 @@ interface Line {
   error?: { name?: string; message?: string; stack?: string };
 }
 
-/** Issue 18, deliverable 8: an unexpected error is logged once, with its stack and the request id. */
+/** An unexpected error is logged once, with its stack and the request id. */
 describe('request logging: request id on every line, unexpected errors once with their stack', () => {
   let t: TestApp;
   const lines: Line[] = [];
@@ -33,7 +33,7 @@ describe('request logging: request id on every line, unexpected errors once with
     vi.restoreAllMocks();
   });
 
-  it('a database failure: 500 with the SPEC text; one error line with stack and id; every line of the request has the id', async () => {
+  it('a database failure: 500 with the API contract text; one error line with stack and id; every line of the request has the id', async () => {
     await t.app.get(DataSource).query('DROP TABLE favorite_cryptos');
     lines.length = 0;
     const res = await request(t.baseUrl).get('/v1/favorite-cryptos').query({ email: 'log@example.com' }).expect(500);

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateRouteEpisodes1764821000000 } from '../../src/database/migrations/1764821000000-create-route-episodes.js';
+import { RouteEpisodesMaxSize1764900200000 } from '../../src/database/migrations/1764900200000-route-episodes-max-size.js';
 import { OpportunityRecorderJob } from '../../src/opportunity-history/opportunity-recorder.job.js';
 import { RouteEpisodeRepository } from '../../src/opportunity-history/route-episode.repository.js';
 import type { RouteEpisode } from '../../src/opportunity-history/route-episodes.js';
@@ -10,13 +11,13 @@ import { startTestApp, type TestApp } from '../utils/test-app.js';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-describe('GET /v1/opportunity-history/lifetimes (issue 21)', () => {
+describe('GET /v1/opportunity-history/lifetimes', () => {
   let t: TestApp;
   const now = Date.now();
   const episode = (hoursAgo: number, lifetimeMs: number, transferable: boolean, route: Partial<RouteEpisode> = {}): RouteEpisode => ({
     ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx',
     openedAt: new Date(now - hoursAgo * HOUR_MS), closedAt: new Date(now - hoursAgo * HOUR_MS + lifetimeMs),
-    peakGrossPercent: 0.4, peakNetPercent: 0.1, transferable, costsEstimated: false, ...route,
+    peakGrossPercent: 0.4, peakNetPercent: 0.1, peakMaxSizeUsdt: null, transferable, costsEstimated: false, ...route,
   });
   const get = (query: Record<string, unknown>) => request(t.baseUrl).get('/v1/opportunity-history/lifetimes').query(query);
 
@@ -24,7 +25,9 @@ describe('GET /v1/opportunity-history/lifetimes (issue 21)', () => {
     t = await startTestApp({ HISTORY_RETENTION_DAYS: '30', ARBITRAGE_RATE_LIMIT: '100000' });
     await t.app.get(RouteEpisodeRepository).insert([
       // Five episodes of binance → okx in the last day, lifetimes 4 s, 1 s, 10 s, 2 s, 3 s; transferable 3 of 5.
-      episode(1, 4000, true), episode(2, 1000, true), episode(3, 10_000, false), episode(4, 2000, true), episode(5, 3000, false),
+      // Sized at their peaks: 500, none, 2000, 1000, 3000 USDT.
+      episode(1, 4000, true, { peakMaxSizeUsdt: 500 }), episode(2, 1000, true), episode(3, 10_000, false, { peakMaxSizeUsdt: 2000 }),
+      episode(4, 2000, true, { peakMaxSizeUsdt: 1000 }), episode(5, 3000, false, { peakMaxSizeUsdt: 3000 }),
       // Older than one day: only in a 2-day look-back.
       episode(30, 60_000, true),
       // Other routes never count.
@@ -40,17 +43,23 @@ describe('GET /v1/opportunity-history/lifetimes (issue 21)', () => {
     // Sorted lifetimes 1, 2, 3, 4, 10 s: median = rank ⌈0.5 × 5⌉ = 3rd = 3 s; p90 = rank ⌈0.9 × 5⌉ = 5th = 10 s; 3 of 5 transferable.
     expect((await get({ ticker: 'btcusdt', buy: 'Binance', sell: 'okx', days: 1 }).expect(200)).body).toEqual({
       ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1,
-      episodes: 5, medianLifetimeMs: 3000, p90LifetimeMs: 10_000, transferableShare: 0.6,
+      episodes: 5, medianLifetimeMs: 3000, p90LifetimeMs: 10_000, transferableShare: 0.6, transferablePercent: 60,
+      // Over the four sized episodes 500, 1000, 2000, 3000: rank ⌈0.5 × 4⌉ = 2nd = 1000.
+      medianMaxSizeUsdt: 1000,
     });
     // Two days: six episodes 1, 2, 3, 4, 10, 60 s: median rank 3 = 3 s, p90 rank ⌈5.4⌉ = 6th = 60 s, 4 of 6 transferable.
     expect((await get({ ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 2 }).expect(200)).body).toMatchObject({
       episodes: 6, medianLifetimeMs: 3000, p90LifetimeMs: 60_000, transferableShare: 4 / 6,
+      // 4 ÷ 6 × 100 = 66.666666666…, rounded half up to 8 decimals once.
+      transferablePercent: 66.66666667,
     });
   });
 
   it('a route without episodes: zero and nulls', async () => {
     expect((await get({ ticker: 'SOL-USDT', buy: 'binance', sell: 'okx', days: 90 }).expect(200)).body).toEqual({
       ticker: 'SOL-USDT', buy: 'binance', sell: 'okx', days: 90, episodes: 0, medianLifetimeMs: null, p90LifetimeMs: null, transferableShare: null,
+      transferablePercent: null,
+      medianMaxSizeUsdt: null,
     });
   });
 
@@ -101,10 +110,14 @@ describe('GET /v1/opportunity-history/lifetimes (issue 21)', () => {
         await runner.release();
       }
     };
+    const maxSize = new RouteEpisodesMaxSize1764900200000();
+    await step((r) => maxSize.down(r));
+    expect(await step((r) => r.hasColumn('route_episodes', 'peak_max_size_usdt'))).toBe(false);
     await step((r) => migration.down(r));
     expect(await step((r) => r.hasTable('route_episodes'))).toBe(false);
     await step((r) => migration.up(r));
-    expect(await step((r) => r.hasTable('route_episodes'))).toBe(true);
+    await step((r) => maxSize.up(r));
+    expect(await step((r) => r.hasColumn('route_episodes', 'peak_max_size_usdt'))).toBe(true);
     expect((await get({ ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1 }).expect(200)).body.episodes).toBe(0);
   });
 });

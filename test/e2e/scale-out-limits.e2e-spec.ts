@@ -8,7 +8,7 @@ const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too M
 const route = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.5 };
 
 /**
- * Issue 20 item 3: two instances sharing one Redis count the D3 arbitrage limit and the per-IP
+ * Scale-out: two instances sharing one Redis count the `rate-limits` rule arbitrage limit and the per-IP
  * stream cap together, with the same headers and bodies as a single process.
  */
 describe('limits across instances (Redis)', () => {
@@ -67,7 +67,7 @@ describe('limits across instances (Redis)', () => {
   });
 });
 
-describe('an instance whose Redis does not answer (issue 20 item 5)', () => {
+describe('an instance whose Redis does not answer (scale-out)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: '1', REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: 'test:down:' });
@@ -81,7 +81,7 @@ describe('an instance whose Redis does not answer (issue 20 item 5)', () => {
     expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/^redis does not answer: .*ECONNREFUSED/) as string, error: 'Service Unavailable' });
   });
 
-  it('still limits the arbitrage group, per instance, with the D3 headers', async () => {
+  it('still limits the arbitrage group, per instance, with the `rate-limits` rule headers', async () => {
     const res = await request(t.baseUrl).get('/v1/opportunity-history/stats').query(route).set('X-Forwarded-For', '203.0.113.11').expect(200);
     expect(res.headers['x-ratelimit-remaining']).toBe('29');
   });

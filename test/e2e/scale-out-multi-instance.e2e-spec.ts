@@ -9,7 +9,7 @@ const STATS = '/v1/opportunity-history/stats?ticker=ETH-USDT&buy=binance&sell=ok
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 20 item 6: the deployment of the README's "Running several instances" with real parts:
+ * Scale-out: the deployment of the README's "Running several instances" with real parts:
  * PostgreSQL, Redis, one ingest process and two API processes (each `src/main.ts` in its own
  * Node process), nginx from Debian's package in front of the API ones, round-robin, and the
  * exchange simulator feeding the ingest process through ccxt.
@@ -168,7 +168,7 @@ describe('one ingest and two API instances behind nginx', () => {
       // EventSource reconnects after 3 s with Last-Event-ID; nginx sends it to the instance still up.
       await waitFor(() => viaProxy.every((c) => ids(c).includes(ids(reference).at(-1)!)), 20_000, 'a client behind nginx did not catch up');
       // An event may come between one client's connect and another's (the simulator re-sends every
-      // book each second, and a tick that finds the opportunity makes an event, D6), so each client
+      // book each second, and a tick that finds the opportunity makes an event; rules: opportunities), so each client
       // is compared from its first event on: from there, everything the reference saw, in order,
       // nothing twice, the kill and the three bumps after it included.
       for (const c of viaProxy) {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IngestLease } from '../../src/scale-out/ingest-lease.js';
+import { IngestLease } from '../../src/redis/ingest-lease.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
 import { freePort, waitFor } from '../utils/instances.js';
@@ -39,8 +39,8 @@ async function redisRelay(port: number) {
 const EVENT = { ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx', buyPrice: 3000, sellPrice: 3010 };
 
 /**
- * Issue 20 item 5: an API instance that loses Redis says so on /health (503 with the reason), its
- * streams send D4's missing-data event, and it recovers by itself when Redis returns, delivering
+ * Scale-out: an API instance that loses Redis says so on /health (503 with the reason), its
+ * streams send the `streams` rule's missing-data event, and it recovers by itself when Redis returns, delivering
  * the opportunity events published meanwhile (they wait on the Redis Stream).
  */
 describe('an API instance through a Redis outage', () => {

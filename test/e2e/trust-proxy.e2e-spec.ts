@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 /**
- * Issue 18: with TRUST_PROXY=1 express trusted every X-Forwarded-For hop, so a client picked
+ * With TRUST_PROXY=1 express trusted every X-Forwarded-For hop, so a client picked
  * its own rate-limit key by writing any address there. Now the client is the address the
  * trusted proxies appended (the test connects from 127.0.0.1, playing the proxy).
  */
-describe('TRUST_PROXY: a spoofed X-Forwarded-For cannot change the throttle key (D3)', () => {
+describe('TRUST_PROXY: a spoofed X-Forwarded-For cannot change the throttle key (rules: rate-limits)', () => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();

@@ -7,7 +7,7 @@ import { CSV_HEADER } from '../../src/journal/journal-csv.js';
 import { runServiceToExit, startServiceProcess } from '../utils/service-process.js';
 
 /**
- * Issue 18, faults of the embedded database's folder (PGlite, the default without DATABASE_URL):
+ * the hardening, faults of the embedded database's folder (PGlite, the default without DATABASE_URL):
  * a folder that cannot be written stops the start at once with one sentence naming DB_PATH, and a
  * disk that fills up while the service runs costs the writes meanwhile (the endpoints' 500 texts),
  * never the data: space freed, writes work again, and the folder opens again after a restart.
@@ -39,7 +39,7 @@ function mountTmpfs(dir: string, size: string): void {
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
 }
 
-describe('the embedded database folder (issue 18)', () => {
+describe('the embedded database folder', () => {
   let root: string;
   const mounts: string[] = [];
   beforeAll(() => {

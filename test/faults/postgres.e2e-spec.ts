@@ -10,7 +10,7 @@ import { freePort } from '../utils/service-process.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 /**
- * Issue 18, PostgreSQL faults, on a server of the test's own (initdb in a temporary folder, run
+ * the hardening, PostgreSQL faults, on a server of the test's own (initdb in a temporary folder, run
  * as the postgres user), so it can be stopped and started without touching other test files:
  * its sessions killed mid-import (pg_terminate_backend), and the server stopped and started
  * again during writes. Requests answer their documented 500 texts or 503 while it is down, none
@@ -63,7 +63,7 @@ const uid = (user: string): number => Number(execFileSync('id', ['-u', user]).to
 const gid = (user: string): number => Number(execFileSync('id', ['-g', user]).toString());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('PostgreSQL faults (issue 18)', () => {
+describe('PostgreSQL faults', () => {
   let cluster: PrivateCluster;
   let sim: RunningSimulator;
   let t: TestApp;

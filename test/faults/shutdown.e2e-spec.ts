@@ -6,7 +6,7 @@ import { startServiceProcess, type ServiceProcess } from '../utils/service-proce
 import { faultDatabase, postgresDatabase, type FaultDatabase } from './fault-database.js';
 
 /**
- * Issue 18, faults: SIGTERM while a journal import, a crossing-count run and a backtest are in
+ * the hardening, faults: SIGTERM while a journal import, a crossing-count run and a backtest are in
  * flight. The process exits within SHUTDOWN_TIMEOUT_MS, and after a restart the data is whole:
  * an import is one transaction (all of it or none), a crossing-count run can be re-run and gives
  * the same rows.
@@ -61,7 +61,7 @@ async function stop(service: ServiceProcess, signal: NodeJS.Signals): Promise<{ 
   return { code, ms: Date.now() - at };
 }
 
-describe('SIGTERM during a journal import (issue 18)', () => {
+describe('SIGTERM during a journal import', () => {
   let db: FaultDatabase;
   beforeAll(async () => {
     db = await faultDatabase();
@@ -115,7 +115,7 @@ describe('SIGTERM during a journal import (issue 18)', () => {
   }, 120_000);
 });
 
-describe('SIGTERM during a backtest (issue 18)', () => {
+describe('SIGTERM during a backtest', () => {
   let db: FaultDatabase;
   beforeAll(async () => {
     db = await faultDatabase();
@@ -150,7 +150,7 @@ describe('SIGTERM during a backtest (issue 18)', () => {
  * Crossing counts read market samples, which only the live recorder writes: the samples are put
  * into PostgreSQL directly, so this test runs on PostgreSQL in both suites.
  */
-describe('SIGTERM during a crossing-count run (issue 18)', () => {
+describe('SIGTERM during a crossing-count run', () => {
   const DATE = '2026-03-10'; // São Paulo: 2026-03-10T03:00Z to 2026-03-11T03:00Z
   const GROUPS = 300;
   const SAMPLES = 1_000;

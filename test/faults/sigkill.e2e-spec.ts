@@ -5,7 +5,7 @@ import { startServiceProcess } from '../utils/service-process.js';
 import { faultDatabase, type FaultDatabase } from './fault-database.js';
 
 /**
- * Issue 18, faults: SIGKILL at a random moment under write load, then the invariants. Nothing the
+ * the hardening, faults: SIGKILL at a random moment under write load, then the invariants. Nothing the
  * service acknowledged is lost, nothing is half-written (an import is all of its rows or none),
  * no key is duplicated, every market_samples day table is still
  * a partition, and the service starts again on the same data.
@@ -61,7 +61,7 @@ async function writeLoad(baseUrl: string, acked: Acknowledged, round: number): P
   await Promise.allSettled([creates(), favorites(), imports()]);
 }
 
-describe(`SIGKILL under write load, then the invariants (issue 18; FAULT_SEED=${SEED})`, () => {
+describe(`SIGKILL under write load, then the invariants (the hardening; FAULT_SEED=${SEED})`, () => {
   let db: FaultDatabase;
   beforeAll(async () => {
     db = await faultDatabase();

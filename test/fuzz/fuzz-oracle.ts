@@ -12,10 +12,10 @@ export interface FuzzResponse {
 }
 
 /**
- * 5xx answers SPEC.md itself prescribes, by operation: SPEC 4.7 / D2 make an unparsable
+ * 5xx answers the API contract.md itself prescribes, by operation: the `crossing-counts` rule / the `errors` rule make an unparsable
  * crossing-count body a 500 `Failed to parse request body`. Nothing else may answer 5xx.
  */
-const SPEC_5XX: Record<string, string[]> = { startCrossingCount: ['Failed to parse request body'] };
+const CONTRACT_5XX: Record<string, string[]> = { startCrossingCount: ['Failed to parse request body'] };
 
 const STREAM_TYPE = 'text/event-stream';
 
@@ -45,8 +45,9 @@ export function send(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse> {
 
 /**
  * Turns openapi.json's OpenAPI 3.0 schemas into JSON Schema draft-07 for ajv: boolean
- * exclusiveMinimum/Maximum become numbers, and an object that lists its members admits no
- * other (the document is the whole contract: an undeclared member is a schema break).
+ * exclusiveMinimum/Maximum become numbers, an object that lists its members admits no other
+ * (the document is the whole contract: an undeclared member is a schema break), and a nullable
+ * composition admits null.
  */
 function toDraft7(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toDraft7);
@@ -58,10 +59,16 @@ function toDraft7(value: unknown): unknown {
   if (s.exclusiveMaximum === false) delete s.exclusiveMaximum;
   if (s.type === 'object' && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
   if (typeof s.$ref === 'string') s.$ref = s.$ref.replace('#/components/schemas/', 'doc#/components/schemas/');
+  // A nullable member whose schema is a composition (`nullable` beside `allOf: [$ref]`, as Nest
+  // writes a nullable object) is null or the composition, as the generated clients read it.
+  if (s.nullable === true && (s.allOf || s.oneOf || s.anyOf)) {
+    const { nullable: _nullable, description, ...rest } = s;
+    return JSON.parse(JSON.stringify({ description, anyOf: [{ type: 'null' }, rest] })) as unknown;
+  }
   return JSON.parse(JSON.stringify(s)) as unknown;
 }
 
-/** Judges each answer against openapi.json: documented status, D2 errors, 2xx bodies of their schema. */
+/** Judges each answer against openapi.json: documented status, the `errors` rule errors, 2xx bodies of their schema. */
 export class FuzzOracle {
   private readonly ajv: Ajv.Ajv;
   private readonly validators = new Map<string, Ajv.ValidateFunction>();
@@ -91,7 +98,7 @@ export class FuzzOracle {
 
   private allowed5xx(op: FuzzOperation, res: FuzzResponse): boolean {
     const message = parse(res.body) as { message?: unknown } | undefined;
-    return (SPEC_5XX[op.operationId ?? ''] ?? []).includes(String(message?.message));
+    return (CONTRACT_5XX[op.operationId ?? ''] ?? []).includes(String(message?.message));
   }
 
   private schemaProblems(key: string, schema: OpenApiSchema, body: string): string[] {
@@ -115,12 +122,12 @@ function parse(body: string): unknown {
   }
 }
 
-/** D2: exactly `{ statusCode, message, error }`, the status and its reason phrase, no echoed input. */
+/** The `errors` rule: exactly `{ statusCode, message, error }`, the status and its reason phrase, no echoed input. */
 function errorShapeProblems(res: FuzzResponse): string[] {
   if (!res.contentType.startsWith('application/json')) return [`${res.status} answered ${res.contentType || 'no content type'}: ${res.body.slice(0, 200)}`];
   const body = parse(res.body) as Record<string, unknown> | undefined;
   const keys = Object.keys(body ?? {}).sort().join();
-  if (!body || keys !== 'error,message,statusCode') return [`${res.status} body is not D2: ${res.body.slice(0, 200)}`];
+  if (!body || keys !== 'error,message,statusCode') return [`${res.status} body is not the error body: ${res.body.slice(0, 200)}`];
   const problems: string[] = [];
   if (body.statusCode !== res.status) problems.push(`statusCode ${String(body.statusCode)} in a ${res.status}`);
   if (body.error !== reasonPhrase(res.status)) problems.push(`error ${String(body.error)} in a ${res.status}`);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { IngestLease, type LeaseTiming } from '../../src/scale-out/ingest-lease.js';
-import { RedisLink } from '../../src/scale-out/redis-link.js';
+import { IngestLease, type LeaseTiming } from '../../src/redis/ingest-lease.js';
+import { RedisLink } from '../../src/redis/redis-link.js';
 import { scaleOutConfig, testRedisPrefix } from '../utils/test-redis.js';
 
 const TIMING: LeaseTiming = { ttlMs: 400, renewMs: 100 };
 
-/** Issue 20 item 4: scheduled work runs in one ingest process; a second takes over only when the first is gone. */
+/** Scale-out: scheduled work runs in one ingest process; a second takes over only when the first is gone. */
 describe('IngestLease on a real Redis', () => {
   const redis = testRedisPrefix();
   const links: RedisLink[] = [];

@@ -26,7 +26,7 @@ const sample = (time: number, ticker = 'BTC-USDT', exchange = 'binance', spotBid
   fundingRate: null,
 });
 
-describe('market_samples (D8) on the configured engine', () => {
+describe('market_samples (rules: recorders) on the configured engine', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let repo: MarketSampleRepository;

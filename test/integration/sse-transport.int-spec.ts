@@ -1,5 +1,5 @@
-import { RedisLink } from '../../src/scale-out/redis-link.js';
-import { SseSlots } from '../../src/scale-out/sse-slots.js';
+import { RedisLink } from '../../src/redis/redis-link.js';
+import { SseSlots } from '../../src/redis/sse-slots.js';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import express from 'express';
@@ -10,11 +10,12 @@ import { SseHub } from '../../src/common/sse/sse-hub.service.js';
 import { type SseFrame, dataFrame } from '../../src/common/sse/sse-frame.js';
 import type { DeliveryPolicy } from '../../src/common/sse/sse-connection.js';
 import { loadConfig } from '../../src/config/validate-env.js';
-import { MetricsService } from '../../src/metrics/metrics.service.js';
+import { MetricsService } from '../../src/common/metrics/metrics.service.js';
 import { SseTestClient, rawGet, stalledClient } from '../utils/sse-client.js';
+import { until } from '../utils/wait.js';
 
 /**
- * The SSE transport (D4) on a real HTTP server with real clients: headers, framing, heartbeat,
+ * The SSE transport (rules: streams) on a real HTTP server with real clients: headers, framing, heartbeat,
  * the per-IP cap, slow clients, and cleanup.
  */
 describe('SSE transport', () => {
@@ -23,6 +24,9 @@ describe('SSE transport', () => {
   let base: string;
   let source: Observable<SseFrame>;
   let policy: DeliveryPolicy;
+
+  /** Resolves once the hub holds `n` open streams. */
+  const connections = (n: number, timeoutMs = 3000) => until(() => hub.stats().connections, (c) => c === n, timeoutMs, 10);
 
   const start = async (env: Record<string, string> = {}) => {
     const config = loadConfig({ SSE_HEARTBEAT_MS: '300', SSE_STALL_TIMEOUT_MS: '600', SSE_MAX_PER_IP: '3', ...env });
@@ -49,12 +53,13 @@ describe('SSE transport', () => {
     await new Promise((r) => server.close(r));
   });
 
-  it('answers with exactly the SPEC section 6 headers and `data: <JSON>` frames', async () => {
+  it('answers with exactly the API contract section 6 headers and `data: <JSON>` frames', async () => {
     const ticks = new Subject<SseFrame>();
     source = ticks;
     await start();
     const pending = rawGet(`${base}/stream`, 200);
-    setTimeout(() => ticks.next(dataFrame({ a: 1 })), 50);
+    await connections(1);
+    ticks.next(dataFrame({ a: 1 }));
     const res = await pending;
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream');
@@ -70,7 +75,7 @@ describe('SSE transport', () => {
     await start();
     const a = new SseTestClient(`${base}/stream`, ['custom']);
     const b = new SseTestClient(`${base}/stream`, ['custom']);
-    await waitUntil(() => hub.stats().connections === 2);
+    await connections(2);
     ticks.next(dataFrame({ n: 1 }, { id: 7 }));
     ticks.next(dataFrame({ n: 2 }, { event: 'custom' }));
     await Promise.all([a.waitFor(2), b.waitFor(2)]);
@@ -95,12 +100,12 @@ describe('SSE transport', () => {
     source = new Subject<SseFrame>();
     await start();
     const open = [1, 2, 3].map(() => new SseTestClient(`${base}/stream`));
-    await waitUntil(() => hub.stats().connections === 3);
+    await connections(3);
     const extra = await rawGet(`${base}/stream`, 300);
     expect(extra.status).toBe(429);
     expect(JSON.parse(extra.body)).toEqual({ message: 'too many open streams' });
     open.forEach((c) => c.close());
-    await waitUntil(() => hub.stats().connections === 0);
+    await connections(0);
     const again = await rawGet(`${base}/stream`, 100);
     expect(again.status).toBe(200);
   });
@@ -116,7 +121,7 @@ describe('SSE transport', () => {
     const elapsed = Date.now() - startedAt;
     // 20 ticks at 20 ms: a healthy client keeps the cadence while the other one is stuck.
     expect(elapsed).toBeLessThan(2000);
-    await waitUntil(() => hub.stats().connections === 1, 4000);
+    await connections(1, 4000);
     healthy.close();
     stalled.destroy();
   });
@@ -127,8 +132,8 @@ describe('SSE transport', () => {
     source = interval(10).pipe(map(() => big), share());
     await start({ SSE_MAX_BUFFER_BYTES: '1048576', SSE_STALL_TIMEOUT_MS: '60000' });
     const stalled = await stalledClient(`${base}/stream`);
-    await waitUntil(() => hub.stats().connections === 1);
-    await waitUntil(() => hub.stats().connections === 0, 5000);
+    await connections(1);
+    await connections(0, 5000);
     stalled.destroy();
   });
 
@@ -145,22 +150,16 @@ describe('SSE transport', () => {
     });
     await start({ SSE_MAX_PER_IP: '1000' });
     for (let round = 0; round < 3; round += 1) {
-      const clients = Array.from({ length: 100 }, () => rawGet(`${base}/stream`, 150));
-      await waitUntil(() => hub.stats().connections === 100, 5000);
+      // Each client holds its stream until all 100 are open, however slow the machine.
+      const clients = await Promise.all(Array.from({ length: 100 }, () => stalledClient(`${base}/stream`)));
+      await connections(100, 15_000);
       expect(subscribers).toBe(100);
-      await Promise.all(clients);
+      clients.forEach((c) => c.destroy());
+      await connections(0, 5000);
     }
-    await waitUntil(() => hub.stats().connections === 0, 5000);
+    await connections(0, 5000);
     expect(subscribers).toBe(0);
     expect(ticks.observed).toBe(false);
     expect(hub.stats()).toEqual({ connections: 0, ips: 0, sweepTimer: false });
   });
 });
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -18,8 +18,11 @@ export interface Exchange {
   body: string;
 }
 
-/** Calls every non-stream operation once or more; returns every request/answer pair it made. */
-export async function runContract(baseUrl: string): Promise<Exchange[]> {
+/**
+ * Calls every non-stream operation once or more; returns every request/answer pair it made.
+ * With `token` (AUTH_MODE=token) every request carries it as a bearer token, as a web app would.
+ */
+export async function runContract(baseUrl: string, token?: string): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   const recorder: Middleware = {
     async onResponse({ request, response, schemaPath }) {
@@ -28,9 +31,14 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
       return undefined;
     },
   };
-  const api = createClient<paths>({ baseUrl });
+  const api = createClient<paths>({ baseUrl, headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
   api.use(recorder);
   const email = 'contract@example.com';
+
+  // A stream ticket: issued for a token; without AUTH_MODE=token there are none (a typed 404).
+  const ticket = await api.POST('/v1/auth/stream-ticket');
+  const expiresAt: number | undefined = ticket.data?.expiresAt;
+  expect(token === undefined ? ticket.error?.statusCode === 404 : typeof expiresAt === 'number', `createStreamTicket (${JSON.stringify(ticket.error)})`);
 
   const health = await api.GET('/health');
   const status: 'ok' | undefined = health.data?.status;
@@ -38,8 +46,12 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   const market = await api.GET('/health/market');
   const exchangesByName: Record<string, Schemas['ExchangeHealthDto']> = ok(market.data, 'getMarketHealth').exchanges;
   expect(typeof exchangesByName === 'object', 'getMarketHealth: exchanges by name');
+  // No route is open here, so no book is held: the typed 404.
+  const book = await api.GET('/v1/market/books', { params: { query: { exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT' } } });
+  const bids: number[][] | undefined = book.data?.bids;
+  expect(bids !== undefined || book.error?.message === 'book not held', `getMarketBook: a book or the 404 (${JSON.stringify(book.error)})`);
 
-  // Favorites: the ticker goes in as any D1 form and comes back compact.
+  // Favorites: the ticker goes in as any `tickers` form and comes back compact.
   const favorite = ok((await api.POST('/v1/favorite-cryptos', { body: { email, ticker: 'eth-usdt' } })).data, 'createFavoriteCrypto');
   const compact: string = favorite.ticker;
   expect(compact === 'ETHUSDT', `createFavoriteCrypto: ticker ${compact}`);
@@ -63,7 +75,7 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   ok((await api.GET('/v1/calculators', { params: { query: { email } } })).data, 'listCalculators');
   const reading = await api.POST('/v1/calculators/process', { body: { email, ticker: 'BTC-USDT', exchange: 'binance' } });
   const pnl: number | undefined = reading.data?.pnl;
-  expect(pnl !== undefined || reading.error?.message === 'market data not found', 'processCalculator: a reading or the D2 404');
+  expect(pnl !== undefined || reading.error?.message === 'market data not found', 'processCalculator: a reading or the error-body 404');
   await api.DELETE('/v1/calculators/{id}', { params: { path: { id: saved.id }, query: { email } } });
 
   // Lookers.
@@ -100,9 +112,11 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   expect(total === 1, `listJournalOperations: total ${total}`);
   ok((await api.GET('/v1/journal/operations/{id}', { params: { path: { id: created.id }, query: { email } } })).data, 'getJournalOperation');
   ok((await api.PATCH('/v1/journal/operations/{id}', { params: { path: { id: created.id }, query: { email } }, body: { notes: 'typed client' } })).data, 'updateJournalOperation');
-  const summary = ok((await api.GET('/v1/journal/summary', { params: { query: { email, from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z' } } })).data, 'getJournalSummary');
+  const summary = ok((await api.GET('/v1/journal/summary', { params: { query: { email, from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z', breakdown: 'month', metrics: 'true' } } })).data, 'getJournalSummary');
   const days: string[] = summary.series.map((d) => d.date);
   expect(days.join() === '2026-03-02', `getJournalSummary: series ${days.join()}`);
+  const months: string[] = summary.breakdown.map((m) => m.key);
+  expect(months.join() === '2026-03' && typeof summary.metrics?.totalProfitUsd === 'number', `getJournalSummary: breakdown ${months.join()}`);
   const csv = ok((await api.GET('/v1/journal/export.csv', { params: { query: { email } }, parseAs: 'text' })).data, 'exportJournalCsv');
   const imported = ok(
     (await api.POST('/v1/journal/import', {
@@ -120,6 +134,13 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   const funding = ok((await api.GET('/v1/funding-rates', { params: { query: { exchange: 'okx', symbol: 'BTC', limit: 5, offset: 0 } } })).data, 'listFundingRates');
   const generatedAt: string = funding.generatedAt;
   expect(!Number.isNaN(Date.parse(generatedAt)), 'listFundingRates: generatedAt');
+  const sorted = ok((await api.GET('/v1/funding-rates', { params: { query: { ticker: 'BTC-USDT', sort: 'absApr' } } })).data, 'listFundingRates');
+  const apr7d: number | null | undefined = sorted.data[0]?.apr7d;
+  expect(apr7d === undefined || apr7d === null || typeof apr7d === 'number', 'listFundingRates: apr7d');
+  const settled = ok((await api.GET('/v1/funding-rates/history', { params: { query: { ticker: 'BTC-USDT', exchange: 'okx', days: 7 } } })).data, 'listFundingHistory');
+  expect(Array.isArray(settled), 'listFundingHistory: array');
+  const spreads = ok((await api.GET('/v1/funding-rates/spreads', { params: { query: { minAprSpread: 0, days: 7, limit: 10, offset: 0 } } })).data, 'listFundingSpreads');
+  expect(spreads.total >= 0 && Array.isArray(spreads.data), 'listFundingSpreads');
   const accepted = ok((await api.POST('/v1/arbitrage/future/crossing-counts', { body: { date: '2026-03-01' } })).data, 'startCrossingCount');
   const state: 'accepted' = accepted.status;
   expect(state === 'accepted' && accepted.processingDate === '2026-03-01', 'startCrossingCount');
@@ -143,12 +164,42 @@ export async function runContract(baseUrl: string): Promise<Exchange[]> {
   );
   const episodes: number = lifetimes.episodes;
   expect(episodes === 0 && lifetimes.medianLifetimeMs === null, `getRouteLifetimes: ${episodes} episodes`);
+  const series = ok(
+    (await api.GET('/v1/opportunity-history/series', { params: { query: { ticker: 'btc-usdt', buy: 'binance', sell: 'okx', days: 1, basis: 'gross' } } })).data,
+    'getSpreadSeries',
+  );
+  const firstPoint: Schemas['SpreadSeriesPointDto'] | undefined = series.points[0];
+  expect(series.points.length === 1 && firstPoint?.maxSpread === 0.6 && firstPoint.samples === 1, `getSpreadSeries: ${series.points.length} points`);
   const backtest = ok(
-    (await api.POST('/v1/opportunity-history/backtest', { body: { ticker: 'BTCUSDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.3, basis: 'gross', capital: 1000, transferMinutes: 0 } })).data,
+    (await api.POST('/v1/opportunity-history/backtest', { body: { ticker: 'BTCUSDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.3, basis: 'gross', capital: 1000, transferMinutes: 0, breakdown: 'week' } })).data,
     'runBacktest',
   );
   const trades: number = backtest.trades;
-  expect(Number.isInteger(trades), 'runBacktest');
+  const sharpe: number | null = backtest.metrics.sharpe;
+  expect(Number.isInteger(trades) && backtest.equityCurve[0]?.equityUsd === 1000 && sharpe !== undefined, 'runBacktest');
+  const sweep = ok(
+    (await api.POST('/v1/opportunity-history/backtest/sweep', {
+      body: { ticker: 'BTCUSDT', buy: 'binance', sell: 'okx', days: 1, thresholds: [0.3, 0.5], transferMinutes: [0], basis: 'gross', capital: 1000, sort: 'sharpe' },
+    })).data,
+    'runBacktestSweep',
+  );
+  const rows: number = sweep.rows.length;
+  expect(rows === 2, `runBacktestSweep: ${rows} rows`);
+
+  // Alerts: a rule with its secret masked in the answer, read, changed, deliveries, deleted.
+  const alert = ok(
+    (await api.POST('/v1/alerts/rules', {
+      body: { email, name: 'BTC', kind: 'opportunity', condition: { minProfit: 0.3, tickers: ['btcusdt'] }, channel: { type: 'webhook', url: 'http://127.0.0.1:9/hook', secret: 'whsec_abcd1234' } },
+    })).data,
+    'createAlertRule',
+  );
+  expect(JSON.stringify(alert.channel).includes('***1234') && !JSON.stringify(alert).includes('whsec'), 'createAlertRule: secret masked');
+  ok((await api.GET('/v1/alerts/rules', { params: { query: { email } } })).data, 'listAlertRules');
+  ok((await api.GET('/v1/alerts/rules/{id}', { params: { path: { id: alert.id }, query: { email } } })).data, 'getAlertRule');
+  const paused = ok((await api.PATCH('/v1/alerts/rules/{id}', { params: { path: { id: alert.id }, query: { email } }, body: { enabled: false } })).data, 'updateAlertRule');
+  expect(paused.enabled === false, 'updateAlertRule: disabled');
+  ok((await api.GET('/v1/alerts/deliveries', { params: { query: { email } } })).data, 'listAlertDeliveries');
+  await api.DELETE('/v1/alerts/rules/{id}', { params: { path: { id: alert.id }, query: { email } } });
   return exchanges;
 }
 

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { row } from '../e2e/opportunity-history.fixtures.js';
 
 /**
- * Issue 18, deliverable 1: every endpoint whose work a client sizes, at the largest size it may
+ * Every endpoint whose work a client sizes, at the largest size it may
  * ask for, fired 50 at a time while /health is sampled. Shared by the CI test
  * (test/e2e/cost-bounds.e2e-spec.ts) and `npm run bench:cost` (bench/cost-bounds.ts).
  */
@@ -33,7 +33,7 @@ const json = (value: unknown) => ({ type: 'application/json', text: JSON.stringi
 
 /**
  * The widest period (from=1500), the most rows (limit=500, the whole export), the longest
- * look-back (days=90), the widest day range, and imports of `importRows` rows each. Issue 18: one
+ * look-back (days=90), the widest day range, and imports of `importRows` rows each. One
  * summary with from=1500-01-01 held the event loop for 7-11 s.
  */
 export function worstCases(importRows: number): WorstCase[] {
@@ -99,7 +99,7 @@ export interface LoadFigures {
 }
 
 /** Health probes from another process (health-prober.mjs), so this process's own loop cannot skew them. */
-async function startProber(baseUrl: string, intervalMs: number): Promise<{ stop(): Promise<{ latencies: number[]; statuses: number[] }> }> {
+export async function startProber(baseUrl: string, intervalMs: number): Promise<{ stop(): Promise<{ latencies: number[]; statuses: number[] }> }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./health-prober.mjs', import.meta.url)), baseUrl, String(intervalMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * Whether V8 gave the objects one hidden class (map). Objects built as `{ ...a, more }` each get
  * a class of their own on Node 20's V8; on a path run thousands of times a second that churns
- * classes and deoptimises the code reading them (issue 18's soak). Uses V8's own %HaveSameMap.
+ * classes and deoptimises the code reading them (the soak). Uses V8's own %HaveSameMap.
  */
 export function shareOneHiddenClass(objects: readonly object[]): boolean {
   setFlagsFromString('--allow-natives-syntax');

@@ -1,4 +1,7 @@
+import type { ExchangeName } from '../../src/market-model/exchanges.js';
+import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { until } from './wait.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 export interface SimQuote {
@@ -16,13 +19,15 @@ export interface MarketFixture {
   app: TestApp;
   sim: RunningSimulator;
   putQuotes(quotes: SimQuote[]): Promise<void>;
+  /** Resolves once the app's quote book holds each quote's bid and ask (the ticks have been applied). */
+  booked(quotes: SimQuote[], timeoutMs?: number): Promise<void>;
   simPost(path: string, body: unknown): Promise<void>;
   /** Resolves once every configured exchange reports connected on /health/market. */
   waitConnected(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The whole app with live feeds through the exchange simulator (D12), on a fresh database. */
+/** The whole app with live feeds through the exchange simulator (rules: operating), on a fresh database. */
 export async function startMarketFixture(
   exchanges: string[],
   symbols: string[],
@@ -49,15 +54,20 @@ export async function startMarketFixture(
     sim,
     putQuotes: (quotes) => send('PUT', '/_sim/quotes', quotes),
     simPost: (path, body) => send('POST', path, body),
+    booked: async (quotes, timeoutMs = 5_000) => {
+      const book = app.app.get(QuoteBook);
+      // The venues quote in price ticks, so the book holds each price to within half a tick.
+      const near = (a: number | undefined, b: number, step: number) => a !== undefined && Math.abs(a - b) <= step / 2 + 1e-9;
+      const holds = (q: SimQuote) => {
+        const step = sim.state.instrument(q.ticker)?.tick ?? 0;
+        const tick = book.get(q.exchange as ExchangeName, q.market, q.ticker);
+        return near(tick?.bid, q.bid, step) && near(tick?.ask, q.ask, step);
+      };
+      await until(() => quotes.filter((q) => !holds(q)), (missing) => missing.length === 0, timeoutMs, 10);
+    },
     waitConnected: async (timeoutMs = 15_000) => {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const res = await fetch(`${app.baseUrl}/health/market`);
-        const body = (await res.json()) as { exchanges: Record<string, { connected: boolean }> };
-        if (exchanges.every((e) => body.exchanges[e]?.connected)) return;
-        if (Date.now() > end) throw new Error(`not connected: ${JSON.stringify(body)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const read = async () => ((await (await fetch(`${app.baseUrl}/health/market`)).json()) as { exchanges: Record<string, { connected: boolean }> }).exchanges;
+      await until(read, (status) => exchanges.every((e) => status[e]?.connected), timeoutMs);
     },
     // The simulator is strict (docs/venues.md): whatever a test did, the service must not have
     // broken a venue limit on the way.

@@ -12,15 +12,21 @@ export interface ReceivedEvent {
 export class SseTestClient {
   readonly events: ReceivedEvent[] = [];
   readonly source: EventSource;
-  private waiters: { count: number; resolve: () => void }[] = [];
+  /**
+   * Resolves when the response headers have arrived. The hub writes them and subscribes the
+   * client to its stream in one step, so from here on the client receives every new event.
+   */
+  readonly opened: Promise<void>;
+  private waiters: { ok: (events: ReceivedEvent[]) => boolean; resolve: () => void }[] = [];
 
   constructor(url: string, eventTypes: string[] = [], headers: Record<string, string> = {}) {
     this.source = new EventSource(url, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
     });
+    this.opened = new Promise((resolve) => this.source.addEventListener('open', () => resolve(), { once: true }));
     const record = (type: string) => (e: { data: string; lastEventId: string }) => {
       this.events.push({ type, data: e.data, id: e.lastEventId, at: Date.now() });
-      this.waiters = this.waiters.filter((w) => (this.events.length >= w.count ? (w.resolve(), false) : true));
+      this.waiters = this.waiters.filter((w) => (w.ok(this.events) ? (w.resolve(), false) : true));
     };
     this.source.addEventListener('message', record('message'));
     for (const type of eventTypes) this.source.addEventListener(type, record(type));
@@ -28,10 +34,27 @@ export class SseTestClient {
 
   /** Resolves once `count` events in total have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs = 5000): Promise<ReceivedEvent[]> {
-    if (this.events.length >= count) return Promise.resolve(this.events);
+    return this.waitUntil((events) => events.length >= count, timeoutMs, `${count} events`);
+  }
+
+  /** Resolves once an event satisfying `match` has arrived (checked on every event received so far). */
+  waitForEvent(match: (event: ReceivedEvent) => boolean, timeoutMs = 5000, what = 'the expected event'): Promise<ReceivedEvent[]> {
+    return this.waitUntil((events) => events.some(match), timeoutMs, what);
+  }
+
+  /** Resolves once the stream is open (rejects after `timeoutMs`). */
+  waitOpen(timeoutMs = 5000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('stream not opened in time')), timeoutMs)));
+    return Promise.race([this.opened, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Resolves, on an event, once `ok` holds for the events received so far; rejects after `timeoutMs` naming `what`. */
+  waitUntil(ok: (events: ReceivedEvent[]) => boolean, timeoutMs: number, what: string): Promise<ReceivedEvent[]> {
+    if (ok(this.events)) return Promise.resolve(this.events);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`got ${this.events.length} of ${count} events`)), timeoutMs);
-      this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(this.events)) });
+      const timer = setTimeout(() => reject(new Error(`waited ${timeoutMs} ms for ${what}; got ${this.events.length} events`)), timeoutMs);
+      this.waiters.push({ ok, resolve: () => (clearTimeout(timer), resolve(this.events)) });
     });
   }
 

@@ -5,7 +5,7 @@ import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /**
  * Which saved position to value, and on which exchange: the process body and the stream
- * query. Field order is the SPEC 4.1 error order: email, ticker, exchange.
+ * query. Field order is the endpoint's documented error order: email, ticker, exchange.
  */
 export class CalculatorPositionDto {
   @ApiField.email()

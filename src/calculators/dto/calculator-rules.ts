@@ -2,14 +2,14 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, ValidateBy } from 'class-validator';
 import { Required } from '../../common/validation/required.decorator.js';
-import { EXCHANGE_NAMES } from '../../market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
 
 export const EXCHANGE_MESSAGE = `exchange must be one of ${EXCHANGE_NAMES.join(', ')}`;
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /**
- * A required JSON number above 0 (D2 texts). Prices and quantities of a position are never 0
+ * A required JSON number above 0 (the `errors` rule texts). Prices and quantities of a position are never 0
  * or negative; a numeric string is refused rather than guessed at, so `"1,5"` cannot become 15.
  */
 export function PositiveNumberField(field: string): PropertyDecorator {
@@ -27,7 +27,7 @@ export function PositiveNumberField(field: string): PropertyDecorator {
   );
 }
 
-/** One of the five D1 exchange names, any case, normalised to lower case. */
+/** One of the five `tickers` exchange names, any case, normalised to lower case. */
 export function ExchangeField(): PropertyDecorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),

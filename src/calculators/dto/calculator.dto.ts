@@ -3,7 +3,7 @@ import type { CalculatorEntity } from '../calculator.entity.js';
 import { entryFigures } from '../pnl.engine.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** SPEC 2.1. */
+/** The `calculator` rule. */
 export class CalculatorDto {
   @ApiField.uuid()
   id: string;
@@ -32,7 +32,7 @@ export class CalculatorDto {
   @ApiProperty({ example: 47575, description: 'entryShortValue × entryFuturesQty' })
   entryFuturesTotalValue: number;
 
-  @ApiProperty({ example: 150, description: 'entryShortValue − entrySpotValue' })
+  @ApiProperty({ example: 150, description: 'entryShortValue − entrySpotValue, in the quote currency (USDT)' })
   entrySpread: number;
 
   @ApiProperty({ example: 0.157894736842, description: 'entrySpread ÷ entrySpotValue × 100' })

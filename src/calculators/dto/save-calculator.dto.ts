@@ -3,7 +3,7 @@ import { TickerField } from '../../common/validation/ticker-field.js';
 import { PositiveNumberField } from './calculator-rules.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** Field order is the order of the SPEC 4.1 error table (email, ticker), then the numbers. */
+/** Field order is the order of the endpoint's documented error table (email, ticker), then the numbers. */
 export class SaveCalculatorDto {
   @ApiField.email()
   @EmailField()

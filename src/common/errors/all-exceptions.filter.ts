@@ -10,9 +10,9 @@ export const ROUTE_NOT_FOUND = 'route not found';
 export const PATH_NOT_UTF8 = 'request path must be well-formed UTF-8';
 
 /**
- * The one exception filter. Every error leaves as the D2 body; only AppError and Nest's
+ * The one exception filter. Every error leaves as the `errors` rule body; only AppError and Nest's
  * HttpException messages are shown to clients, anything else is logged with the request id and
- * answered with the endpoint's SPEC 500 text.
+ * answered with the endpoint's documented 500 text.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -74,7 +74,7 @@ function clientMessageOf(exception: HttpException): string {
   if (status === 415) return UNSUPPORTED_CONTENT_TYPE;
   // The router's own 404 text is `Cannot GET <url>`, query string and all (e-mail addresses).
   if (status === 404) return ROUTE_NOT_FOUND;
-  // The router's text for a path segment that is not UTF-8 repeats the segment (issue 18, found by the fuzz suite).
+  // The router's text for a path segment that is not UTF-8 repeats the segment (found by the fuzz suite).
   if (status === 400 && exception.message.startsWith('Failed to decode param')) return PATH_NOT_UTF8;
   const response = exception.getResponse();
   if (typeof response === 'string') return response;

@@ -1,6 +1,8 @@
 /** What went wrong, independent of transport; the exception filter maps each code to a status. */
 export enum ErrorCode {
   InvalidRequest = 'INVALID_REQUEST',
+  Unauthorized = 'UNAUTHORIZED',
+  Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
@@ -45,7 +47,7 @@ export class AppError extends Error {
   }
 }
 
-/** The D2 error body. */
+/** The `errors` rule error body. */
 export interface ErrorBody {
   statusCode: number;
   message: string;
@@ -53,7 +55,7 @@ export interface ErrorBody {
 }
 
 export const INVALID_REQUEST_BODY = 'Invalid request body';
-/** D2: a body over the limit, on every route. */
+/** The `errors` rule: a body over the limit, on every route. */
 export const PAYLOAD_TOO_LARGE = 'request body too large';
 /** A JSON content type whose charset the body parser cannot read (`; charset=latin1`). */
 export const UNSUPPORTED_CONTENT_TYPE = 'unsupported content type';

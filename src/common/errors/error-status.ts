@@ -5,6 +5,10 @@ export function statusOf(code: ErrorCode): HttpStatus {
   switch (code) {
     case ErrorCode.InvalidRequest:
       return HttpStatus.BAD_REQUEST;
+    case ErrorCode.Unauthorized:
+      return HttpStatus.UNAUTHORIZED;
+    case ErrorCode.Forbidden:
+      return HttpStatus.FORBIDDEN;
     case ErrorCode.NotFound:
       return HttpStatus.NOT_FOUND;
     case ErrorCode.Conflict:
@@ -24,6 +28,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',

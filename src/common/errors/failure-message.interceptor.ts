@@ -5,7 +5,7 @@ import type { Observable } from 'rxjs';
 import { setFailureMessage } from '../http/request-context.js';
 import { FAILURE_MESSAGE } from './failure-message.decorator.js';
 
-/** Records the endpoint's SPEC 500 text on the request, for the exception filter. */
+/** Records the endpoint's documented 500 text on the request, for the exception filter. */
 @Injectable()
 export class FailureMessageInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}

@@ -12,7 +12,7 @@ export interface ErrorResponseOptions {
 }
 
 /**
- * Documents an endpoint's error statuses: each with the D2 body (`ErrorResponseDto`) and every
+ * Documents an endpoint's error statuses: each with the `errors` rule body (`ErrorResponseDto`) and every
  * message the endpoint can answer as a named example, so Swagger UI and generated clients show
  * the exact texts. `{ 400: ['email is required', ...], 404: [...] }`.
  */

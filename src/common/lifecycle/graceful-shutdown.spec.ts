@@ -21,7 +21,7 @@ function harness(closeTakesMs: number | 'never', fails = false) {
   return { handlers, server, close, exits, logs };
 }
 
-describe('exitGracefullyOnSignals (issue 18: shutdown has a deadline)', () => {
+describe('exitGracefullyOnSignals (shutdown has a deadline)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

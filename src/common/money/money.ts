@@ -30,7 +30,7 @@ export const MAX_FIGURE = 1e13;
 
 export const outOfRangeMessage = (figure: string): string => `${figure} is out of range (figures are limited to ±1e13)`;
 
-/** A figure at or beyond MAX_FIGURE: answered 400 with the D2 shape wherever it surfaces. */
+/** A figure at or beyond MAX_FIGURE: answered 400 in the error shape wherever it surfaces. */
 export class FigureOutOfRangeError extends AppError {
   constructor(readonly figure: string) {
     super(ErrorCode.InvalidRequest, outOfRangeMessage(figure));
@@ -43,10 +43,13 @@ export function dec(value: number): Dec {
   return new Dec(value);
 }
 
-/** The rule itself: `decimals` places, half away from zero, range-checked, never -0. */
-export function roundFigure(value: Dec, figure: string, decimals: number): number {
+/**
+ * The rule itself: `decimals` places, half away from zero, never -0. A named `figure` is
+ * range-checked (FigureOutOfRangeError names it); `null` is for totals no request can be refused for.
+ */
+export function roundFigure(value: Dec, figure: string | null, decimals: number): number {
   const rounded = value.toDecimalPlaces(decimals);
-  if (!rounded.isFinite() || rounded.abs().gte(MAX_FIGURE)) throw new FigureOutOfRangeError(figure);
+  if (figure !== null && (!rounded.isFinite() || rounded.abs().gte(MAX_FIGURE))) throw new FigureOutOfRangeError(figure);
   const n = rounded.toNumber();
   return n === 0 ? 0 : n;
 }
@@ -58,24 +61,18 @@ export const amount = (value: Dec, figure: string): number => roundFigure(value,
  * in-range figures (journal summary, backtest aggregates: a decimal sum cannot overflow, and a
  * trader with many operations must still see them) and the opportunity stream's figures.
  */
-export function roundAmount(value: Dec): number {
-  return roundTotal(value, AMOUNT_DECIMALS);
-}
+export const roundAmount = (value: Dec): number => roundFigure(value, null, AMOUNT_DECIMALS);
+export const roundPercent = (value: Dec): number => roundFigure(value, null, PERCENT_DECIMALS);
+export const roundPrice = (value: Dec): number => roundFigure(value, null, PRICE_DECIMALS);
 
-export function roundPercent(value: Dec): number {
-  return roundTotal(value, PERCENT_DECIMALS);
-}
-
-export function roundPrice(value: Dec): number {
-  return roundTotal(value, PRICE_DECIMALS);
-}
-
-function roundTotal(value: Dec, decimals: number): number {
-  const n = value.toDecimalPlaces(decimals).toNumber();
-  return n === 0 ? 0 : n;
-}
 export const percent = (value: Dec, figure: string): number => roundFigure(value, figure, PERCENT_DECIMALS);
 export const priceFigure = (value: Dec, figure: string): number => roundFigure(value, figure, PRICE_DECIMALS);
+
+/** A route's gross spread in percent, exact: (sell − buy) ÷ buy × 100; `buy` must be above 0. */
+export function spreadPercent(buyPrice: number, sellPrice: number): Dec {
+  const buy = new Dec(buyPrice);
+  return new Dec(sellPrice).minus(buy).div(buy).times(100);
+}
 
 /** Profitable (a win) exactly when the figure AS SHOWN, i.e. after rounding, is above 0. */
 export const isProfitable = (roundedFigure: number): boolean => roundedFigure > 0;
@@ -130,6 +127,15 @@ export function thresholdFast(approx: number, scale: number, threshold: number, 
   if (approx < threshold - band) return false;
   return undefined;
 }
+
+/**
+ * The band of a percent threshold test that runs outside the process (SQL, in doubles) and must
+ * never drop a row the rule keeps: `SQL_BAND_UNIT + SQL_BAND_PER_SCALE × (scale + threshold + 1)`,
+ * twice thresholdFast's half unit and ten times its trust, so every row thresholdFast might keep
+ * passes, and decimal decides the rest in the process.
+ */
+export const SQL_BAND_UNIT = 1e-8;
+export const SQL_BAND_PER_SCALE = 1e-11;
 
 /** Whether the rounded figure is at or above `threshold`, by decimal. */
 export function roundsAtLeast(exact: Dec, threshold: number, decimals: number): boolean {

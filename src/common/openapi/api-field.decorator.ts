@@ -1,11 +1,11 @@
 import { ApiParam, ApiProperty } from '@nestjs/swagger';
-import { EXCHANGE_NAMES } from '../../market-data/exchanges.js';
+import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
 
 /**
  * One way to declare what a DTO member really is on the wire. Members that the service reads as
- * raw input (`unknown`, checked by a parser in D2's order) or whose TypeScript type is a union
+ * raw input (`unknown`, checked by a parser in the `errors` rule's order) or whose TypeScript type is a union
  * reach Swagger as `Object`, which Swagger UI and generated clients read as "a JSON object"; these
- * helpers always give the type, the format or pattern the SPEC fixes, and whether it is required.
+ * helpers always give the type, the format or pattern the API contract fixes, and whether it is required.
  * Query DTOs, request bodies and response DTOs use the same helpers.
  */
 export interface FieldOptions {
@@ -33,11 +33,11 @@ export interface NumberOptions extends FieldOptions {
 
 /** `YYYY-MM-DD`. */
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-/** D1 input: `BASE-QUOTE` or `BASEQUOTE`, any case. */
+/** The `tickers` rule input: `BASE-QUOTE` or `BASEQUOTE`, any case. */
 export const TICKER_INPUT_PATTERN = '^[A-Za-z0-9]{1,20}(-?[A-Za-z0-9]{2,10})$';
-/** D1 canonical form, as the service answers: `BTC-USDT`. */
+/** The `tickers` rule canonical form, as the service answers: `BTC-USDT`. */
 export const TICKER_CANONICAL_PATTERN = '^[A-Z0-9]{1,20}-[A-Z0-9]{2,10}$';
-/** Lookers and favorites (SPEC 2.3, 2.4): `BTCUSDT`. */
+/** Lookers and favorites (rules: lookers, favorites): `BTCUSDT`. */
 export const TICKER_COMPACT_PATTERN = '^[A-Z0-9]{3,30}$';
 
 export const EXAMPLE_EMAIL = 'trader@example.com';
@@ -51,10 +51,10 @@ function property(type: 'string' | 'integer' | 'number' | 'boolean', options: St
 export const ApiField = {
   string: (options: StringOptions = {}): PropertyDecorator => property('string', options),
   integer: (options: NumberOptions = {}): PropertyDecorator => property('integer', options),
-  /** A JSON number (SPEC `float`). */
+  /** A JSON number (the API contract `float`). */
   number: (options: NumberOptions = {}): PropertyDecorator => property('number', options),
   boolean: (options: FieldOptions = {}): PropertyDecorator => property('boolean', options),
-  /** Unix milliseconds (SPEC `int64`). */
+  /** Unix milliseconds (the API contract `int64`). */
   unixMillis: (options: FieldOptions = {}): PropertyDecorator =>
     property('integer', { format: 'int64', example: 1763769600000, ...options }),
   /** RFC 3339 timestamp. */
@@ -68,7 +68,7 @@ export const ApiField = {
   uuid: (options: FieldOptions = {}): PropertyDecorator =>
     property('string', { format: 'uuid', example: EXAMPLE_UUID, ...options }),
   /**
-   * A ticker: `input` accepts either D1 form in any case; `canonical` (`BTC-USDT`) and `compact`
+   * A ticker: `input` accepts either `tickers` form in any case; `canonical` (`BTC-USDT`) and `compact`
    * (`BTCUSDT`) are the forms the service answers with.
    */
   ticker: (form: 'input' | 'canonical' | 'compact', options: FieldOptions = {}): PropertyDecorator => {
@@ -80,7 +80,7 @@ export const ApiField = {
     const { required = true, ...rest } = options;
     return ApiProperty({ enum: [...values], required, example: values[0], ...rest });
   },
-  /** One of the five exchanges (D1). */
+  /** One of the five exchanges (rules: tickers). */
   exchange: (options: FieldOptions = {}): PropertyDecorator => ApiField.enum(EXCHANGE_NAMES, options),
   /** An array of strings. */
   strings: (options: StringOptions & { maxItems?: number; items?: Omit<StringOptions, keyof FieldOptions> } = {}): PropertyDecorator => {

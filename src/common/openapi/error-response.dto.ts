@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** D2: the body of every error. */
+/** The `errors` rule: the body of every error. */
 export class ErrorResponseDto {
   @ApiProperty({ type: 'integer', example: 400, description: 'The HTTP status, repeated' })
   statusCode: number;

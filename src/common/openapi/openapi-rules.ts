@@ -4,7 +4,7 @@ import { reasonPhrase } from '../errors/error-status.js';
 /**
  * What makes the document usable by Swagger UI and generated clients as it stands, checked over
  * every operation (new ones included, with no code per operation): real types, method-like
- * operation ids, declared tags, D2 error bodies with their texts, examples for request bodies.
+ * operation ids, declared tags, the `errors` rule error bodies with their texts, examples for request bodies.
  * Returns one line per problem; [] when the document is clean.
  */
 export function findDocumentProblems(document: OpenAPIObject): string[] {
@@ -116,14 +116,14 @@ function checkResponses(op: Operation, schemas: Record<string, Schema>, report: 
     if (code >= 400) {
       const media = response.content?.['application/json'];
       if (media?.schema?.$ref !== '#/components/schemas/ErrorResponseDto') {
-        report(`${status} is not the D2 ErrorResponseDto: document it with ApiErrors`);
+        report(`${status} is not the error body (ErrorResponseDto): document it with ApiErrors`);
         continue;
       }
       const values = Object.values(media.examples ?? {}).map((e) => e.value as Record<string, unknown>);
       if (values.length === 0) report(`${status} lists no message`);
       for (const v of values) {
         if (v.statusCode !== code || v.error !== reasonPhrase(code) || typeof v.message !== 'string') {
-          report(`${status} example ${JSON.stringify(v)} is not a D2 body of that status`);
+          report(`${status} example ${JSON.stringify(v)} is not an error body of that status`);
         }
       }
     } else {

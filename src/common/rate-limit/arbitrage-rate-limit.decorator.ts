@@ -5,7 +5,7 @@ import { ArbitrageRateLimitGuard, RATE_LIMIT_EXCEEDED } from './arbitrage-rate-l
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
 
 /**
- * Puts a controller (or route) in the arbitrage route group of D3: every route under
+ * Puts a controller (or route) in the arbitrage route group of the `rate-limits` rule: every route under
  * /v1/funding-rates, /v1/opportunity-history/ and /v1/arbitrage/ carries it, and they all draw
  * on one counter per client IP. Never put it on an SSE stream (streams have their own cap).
  */

@@ -2,11 +2,12 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppError, ErrorCode } from '../errors/app-error.js';
+import { clientKeyOf } from '../http/request-context.js';
 
 export const RATE_LIMIT_EXCEEDED = 'rate limit exceeded';
 
 /**
- * The arbitrage route group's limit (D3). The library guard keys its counter by controller and
+ * The arbitrage route group's limit (rules: rate-limits). The library guard keys its counter by controller and
  * handler; here every route of the group shares ONE key per client, so 30 requests spread over
  * funding rates, the backtest and the crossing counts exhaust the same budget.
  */
@@ -31,6 +32,7 @@ export class ArbitrageRateLimitGuard extends ThrottlerGuard {
   }
 
   protected override getTracker(req: Request): Promise<string> {
-    return super.getTracker({ ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+    // An authenticated request counts against its token, wherever it comes from; others per IP.
+    return super.getTracker({ ip: clientKeyOf(req) });
   }
 }

@@ -1,16 +1,15 @@
 import { Global, Module } from '@nestjs/common';
-import { getOptionsToken, getStorageToken, ThrottlerStorageService, type ThrottlerModuleOptions } from '@nestjs/throttler';
+import { getOptionsToken, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ArbitrageRateLimitGuard } from './arbitrage-rate-limit.guard.js';
-import { RedisLink } from '../../scale-out/redis-link.js';
-import { RedisThrottlerStorage } from '../../scale-out/redis-throttler.storage.js';
 
 /**
  * Provides what @ArbitrageRateLimit() needs to every feature module. Deliberately no global
- * guard: only the arbitrage group is limited (D3).
+ * guard: only the arbitrage group is limited (rules: rate-limits).
  *
- * The counters live behind the library's storage token (`getStorageToken()`): in memory, or
- * in Redis when REDIS_URL is set (issue 20), so every instance draws on one counter per client.
+ * The counters live behind the library's storage token (`getStorageToken()`), which the global
+ * Redis module provides: in memory, or in Redis when REDIS_URL is set, so every instance draws on
+ * one counter per client.
  */
 @Global()
 @Module({
@@ -25,13 +24,8 @@ import { RedisThrottlerStorage } from '../../scale-out/redis-throttler.storage.j
         throttlers: [{ name: 'default', limit: arbitrageRateLimit.limit, ttl: arbitrageRateLimit.ttlMs, blockDuration: 0 }],
       }),
     },
-    {
-      provide: getStorageToken(),
-      inject: [RedisLink],
-      useFactory: (redis: RedisLink) => (redis.enabled ? new RedisThrottlerStorage(redis) : new ThrottlerStorageService()),
-    },
     ArbitrageRateLimitGuard,
   ],
-  exports: [getOptionsToken(), getStorageToken(), ArbitrageRateLimitGuard],
+  exports: [getOptionsToken(), ArbitrageRateLimitGuard],
 })
 export class RateLimitModule {}

@@ -16,7 +16,7 @@ export interface SseStreamDoc {
   cadence: string;
   /** The address to show in the EventSource example (a real one, with query if needed). */
   exampleUrl: string;
-  /** Messages carry `id:` and a reconnect with `Last-Event-ID` replays what was missed (D4). */
+  /** Messages carry `id:` and a reconnect with `Last-Event-ID` replays what was missed (rules: streams). */
   replay?: { kept: string };
   events?: SseNamedEvent[];
 }
@@ -25,7 +25,7 @@ export interface SseStreamDoc {
  * Swagger for an SSE endpoint, written for a frontend: the `text/event-stream` response's schema
  * is the payload of one `data:` line (so generated clients get its type), and the description
  * says when messages come, the `id:`/`Last-Event-ID` behaviour, the `: ping` comment, the 429 cap
- * and shows an EventSource snippet. Errors are JSON answered before the stream opens (D4).
+ * and shows an EventSource snippet. Errors are JSON answered before the stream opens (rules: streams).
  */
 export function ApiSseStream(doc: SseStreamDoc): MethodDecorator {
   const [model, isArray] = Array.isArray(doc.payload) ? [doc.payload[0], true] : [doc.payload, false];

@@ -4,7 +4,7 @@ import type { SseFrame } from './sse-frame.js';
 import { PING_FRAME } from './sse-frame.js';
 
 /**
- * How a stream treats a client that does not keep up (D4):
+ * How a stream treats a client that does not keep up (rules: streams):
  * - `latest`: state streams (prices, lookers, calculator). A client whose previous frame has
  *   not drained skips the tick and gets the newest state next, never a backlog.
  * - `reliable`: the opportunity stream. Nothing is skipped; a client too far behind is cut off

@@ -24,7 +24,7 @@ export function batchFrames(frames: readonly SseFrame[]): SseFrame {
 
 export const PING_FRAME: SseFrame = { bytes: Buffer.from(': ping\n\n', 'utf8') };
 
-/** The SPEC section 6 response headers, exactly. */
+/** The the API contract section 6 response headers, exactly. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',

@@ -3,11 +3,12 @@ import type { Request, Response } from 'express';
 import { Counter, Gauge } from 'prom-client';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { MetricsService } from '../../metrics/metrics.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { AppError, ErrorCode } from '../errors/app-error.js';
 import { type CloseReason, type DeliveryPolicy, SseConnection } from './sse-connection.js';
 import { SSE_HEADERS, type SseFrame } from './sse-frame.js';
-import { type SseSlot, SseSlots } from '../../scale-out/sse-slots.js';
+import { STREAM_SLOTS, type SseSlot, type StreamSlots } from './stream-slots.js';
+import { clientKeyOf } from '../http/request-context.js';
 
 export interface OpenStreamOptions {
   /** Metric label and log name of the stream. */
@@ -16,8 +17,8 @@ export interface OpenStreamOptions {
 }
 
 /**
- * The one SSE transport (D4). Every stream hands it an Observable of pre-built frames; the hub
- * writes the SPEC headers, enforces the per-IP cap, bounds each client's buffer, sends the
+ * The one SSE transport (rules: streams). Every stream hands it an Observable of pre-built frames; the hub
+ * writes the API contract headers, enforces the per-IP cap, bounds each client's buffer, sends the
  * heartbeat from one shared timer, and releases everything when a client leaves.
  */
 @Injectable()
@@ -33,7 +34,7 @@ export class SseHub implements BeforeApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     metrics: MetricsService,
-    private readonly slots: SseSlots,
+    @Inject(STREAM_SLOTS) private readonly slots: StreamSlots,
   ) {
     const registers = [metrics.registry];
     this.open$ = new Gauge({ name: 'sse_open_streams', help: 'Open SSE streams', labelNames: ['stream'], registers });
@@ -56,10 +57,11 @@ export class SseHub implements BeforeApplicationShutdown {
    * before this point are answered as JSON; from here on the response is an event stream.
    */
   open(req: Request, res: Response, source: Observable<SseFrame>, options: OpenStreamOptions): void | Promise<void> {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    // Per token when the request authenticated, else per client IP.
+    const ip = clientKeyOf(req);
     if ((this.perIp.get(ip) ?? 0) >= this.config.sse.maxPerIp) throw tooManyStreams();
     if (!this.slots.shared) return this.start(req, res, source, options, ip, null);
-    // Issue 20: with Redis the cap counts this client's streams on every instance.
+    // With Redis the cap counts this client's streams on every instance.
     return this.slots.acquire(ip).then((slot) => {
       if (slot === null) throw tooManyStreams();
       this.start(req, res, source, options, ip, slot);

@@ -1,11 +1,13 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
+  calendarDaysBetween,
   parseRfc3339,
   SAO_PAULO,
   saoPauloDayOf,
   saoPauloDayResolver,
   saoPauloEndOfDay,
+  saoPauloPeriodOf,
   saoPauloStartOfDay,
   toSaoPauloRfc3339,
 } from './sao-paulo.js';
@@ -86,5 +88,21 @@ describe('São Paulo day math', () => {
     for (let t = from; t < from + 10 * 86_400_000; t += 1_800_000) {
       expect(resolve(t)).toBe(saoPauloDayOf(t));
     }
+  });
+});
+
+describe('São Paulo periods of a day', () => {
+  it('a week starts on Monday; a month is YYYY-MM', () => {
+    expect(saoPauloPeriodOf('2026-03-01', 'week')).toBe('2026-02-23'); // Sunday
+    expect(saoPauloPeriodOf('2026-03-02', 'week')).toBe('2026-03-02'); // Monday
+    expect(saoPauloPeriodOf('2018-11-04', 'week')).toBe('2018-10-29');
+    expect(saoPauloPeriodOf('2026-03-31', 'month')).toBe('2026-03');
+    expect(saoPauloPeriodOf('2026-03-31', 'day')).toBe('2026-03-31');
+  });
+
+  it('counts calendar days with both ends, across DST changes', () => {
+    expect(calendarDaysBetween('2026-03-01', '2026-03-01')).toBe(1);
+    expect(calendarDaysBetween('2018-11-01', '2018-11-10')).toBe(10);
+    expect(calendarDaysBetween('2019-02-10', '2019-02-20')).toBe(11);
   });
 });

@@ -8,9 +8,17 @@ export const SAO_PAULO = 'America/Sao_Paulo';
 
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** The São Paulo calendar day (`YYYY-MM-DD`) that contains the instant. */
+/**
+ * The São Paulo calendar day (`YYYY-MM-DD`) that contains the instant. Reports place hundreds of
+ * thousands of trades: the offset comes from the per-UTC-day cache below (luxon only on the day
+ * of a change and before 1914, whose offsets are not whole minutes).
+ */
 export function saoPauloDayOf(instant: Date | number): string {
-  return inSaoPaulo(instant).toISODate() as string;
+  const ms = typeof instant === 'number' ? instant : instant.getTime();
+  const offset = offsetMinutesAt(ms);
+  const localMs = ms + (offset ?? 0) * 60_000;
+  if (offset === undefined || localMs < YEAR_0 || localMs >= YEAR_10000) return inSaoPaulo(ms).toISODate() as string;
+  return new Date(localMs).toISOString().slice(0, 10);
 }
 
 /** The instant São Paulo's day `YYYY-MM-DD` begins (its local midnight). */
@@ -88,7 +96,7 @@ export function parseRfc3339(text: string): Date | undefined {
 
 /**
  * A day-of function for many instants at once (a summary over 100,000 operations): it keeps
- * the last day's [start, end) and only asks the time-zone database again outside it.
+ * the last day's [start, end) and only works out the day again outside it.
  */
 export function saoPauloDayResolver(): (instantMs: number) => string {
   let start = Number.POSITIVE_INFINITY;
@@ -97,8 +105,15 @@ export function saoPauloDayResolver(): (instantMs: number) => string {
   return (instantMs: number): string => {
     if (instantMs >= start && instantMs < end) return day;
     day = saoPauloDayOf(instantMs);
-    start = saoPauloStartOfDay(day).getTime();
-    end = saoPauloEndOfDay(day).getTime();
+    // Within one UTC day of a known whole-minute offset the local day ends at the next local midnight.
+    const offset = offsetMinutesAt(instantMs);
+    if (offset === undefined) {
+      [start, end] = [instantMs, instantMs + 1];
+    } else {
+      const utcDay = Math.floor(instantMs / DAY_MS) * DAY_MS;
+      const localMidnight = Date.parse(`${day}T00:00:00Z`) - offset * 60_000;
+      [start, end] = [Math.max(localMidnight, utcDay), Math.min(localMidnight + DAY_MS, utcDay + DAY_MS)];
+    }
     return day;
   };
 }
@@ -113,8 +128,30 @@ function inSaoPaulo(instant: Date | number): DateTime {
  * to group by local day itself. PostgreSQL and PGlite carry the same IANA zone as luxon (their
  * agreement across DST changes and local mean time is tested in journal-summary.e2e-spec.ts). The
  * work is per row read; building day boundaries in JS instead cost one luxon step per day of the
- * requested period (from=1500-01-01: 190,000 days, 7-11 s of CPU, issue 18).
+ * requested period (from=1500-01-01: 190,000 days, 7-11 s of CPU).
  */
 export function saoPauloDaySql(column: string): string {
   return `to_char(${column} AT TIME ZONE '${SAO_PAULO}', 'YYYY-MM-DD')`;
+}
+
+/** Calendar units a report groups São Paulo days into. */
+export type CalendarUnit = 'day' | 'week' | 'month';
+export const CALENDAR_UNITS: readonly CalendarUnit[] = ['day', 'week', 'month'];
+
+/**
+ * The period holding São Paulo day `YYYY-MM-DD`: the day itself, the Monday that starts its
+ * week (`YYYY-MM-DD`), or its month (`YYYY-MM`). Pure date arithmetic on the label: once an
+ * instant has its São Paulo day, no offset is needed to place the day in a week or a month.
+ */
+export function saoPauloPeriodOf(day: string, unit: CalendarUnit): string {
+  if (unit === 'day') return day;
+  if (unit === 'month') return day.slice(0, 7);
+  const date = new Date(`${day}T00:00:00Z`);
+  const sinceMonday = (date.getUTCDay() + 6) % 7;
+  return new Date(date.getTime() - sinceMonday * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Calendar days from São Paulo day `first` to day `last`, both counted (1 when equal). */
+export function calendarDaysBetween(first: string, last: string): number {
+  return Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS) + 1;
 }

@@ -4,7 +4,7 @@ import { REQUIRED_CONSTRAINT } from './required.decorator.js';
 
 /**
  * The global pipe: whitelists and transforms DTOs, and reports exactly one message, the first
- * failing field in declaration order (DTOs declare fields in the order of the SPEC error table).
+ * failing field in declaration order (DTOs declare fields in the order of the endpoint's documented errors).
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -35,7 +35,7 @@ function isDtoClass(metatype: ArgumentMetadata['metatype']): boolean {
 }
 
 /**
- * D2: required-field checks come first, in field order; then the first other failure.
+ * The `errors` rule: required-field checks come first, in field order; then the first other failure.
  */
 export function firstMessage(errors: ValidationError[]): string {
   return firstRequired(errors) ?? firstOther(errors) ?? INVALID_REQUEST_BODY;

@@ -9,7 +9,7 @@ const trimLower = ({ value }: { value: unknown }): unknown =>
 
 /**
  * A required e-mail, trimmed and lower-cased so one mailbox is one user.
- * `requiredMessage` overrides `<field> is required` where the SPEC words it differently.
+ * `requiredMessage` overrides `<field> is required` where the API contract words it differently.
  */
 export function EmailField(requiredMessage?: string): PropertyDecorator {
   return applyDecorators(

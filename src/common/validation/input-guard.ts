@@ -59,7 +59,7 @@ export function bodyProblem(body: unknown): string | undefined {
 /**
  * Query parameters: a parameter given with an empty value is refused (`from=` is not "no from"),
  * and so is any value a body may not hold. A parameter the route requires is left to its DTO,
- * whose D2 / SPEC text (`email parameter is required`) covers the empty value too.
+ * whose the `errors` rule / the API contract text (`email parameter is required`) covers the empty value too.
  */
 export function queryProblem(query: Record<string, unknown>, required: ReadonlySet<string> = new Set()): string | undefined {
   for (const [name, raw] of Object.entries(query)) {
@@ -96,7 +96,7 @@ function unreadBody(req: Request): boolean {
 }
 
 /**
- * The one input guard (issue 18), global: it runs after every body parser and before any pipe,
+ * The one input guard, global: it runs after every body parser and before any pipe,
  * so nothing reaches class-transformer, the validator or the database unchecked.
  */
 @Injectable()

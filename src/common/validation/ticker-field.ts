@@ -1,11 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { toCanonicalTicker, toCompactTicker } from '../../market-data/ticker.js';
+import { toCanonicalTicker, toCompactTicker } from '../../market-model/ticker.js';
 import { Required } from './required.decorator.js';
 
 /**
- * A required ticker in either D1 form, any case, normalised to `BASE-QUOTE` ('canonical') or
+ * A required ticker in either `tickers` form, any case, normalised to `BASE-QUOTE` ('canonical') or
  * `BASEQUOTE` ('compact'). Anything else: `ticker is invalid`.
  */
 export function TickerField(form: 'canonical' | 'compact', field = 'ticker'): PropertyDecorator {

@@ -1,7 +1,7 @@
 import { Allow } from 'class-validator';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** POST body (SPEC 4.7); only documents it: the body is parsed by crossing-params.ts (D2, D11). */
+/** POST body (rules: crossing-counts); only documents it: the body is parsed by crossing-params.ts (rules: errors, crossing-counts). */
 export class StartCrossingCountDto {
   @ApiField.date({
     required: false,
@@ -20,7 +20,7 @@ export class CrossingCountAcceptedDto {
 }
 
 /**
- * Query of the read endpoint (D11). Members are kept as sent (`@Allow`) and checked by
+ * Query of the read endpoint (rules: funding). Members are kept as sent (`@Allow`) and checked by
  * parseCrossingQuery, so the messages and their order live in one place.
  */
 export class CrossingCountQueryDto {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Spot/futures samples (D8). About 26 million rows a day at the defaults (300 symbols x 5
+ * Spot/futures samples (rules: recorders). About 26 million rows a day at the defaults (300 symbols x 5
  * exchanges every 5 s), so the table is partitioned by UTC day: retention drops whole
  * partitions instead of deleting rows, and day-range reads prune to one or two partitions.
  * The sample recorder job creates partitions ahead of time; none exist here.

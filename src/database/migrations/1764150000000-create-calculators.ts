@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Calculator entries (SPEC 2.1). The UNIQUE (email, ticker) constraint is what makes the save an
+ * Calculator entries (rules: calculator). The UNIQUE (email, ticker) constraint is what makes the save an
  * upsert that concurrent requests cannot turn into two rows (INSERT … ON CONFLICT DO UPDATE).
  * Totals and spreads are derived from the four stored numbers on read, so they can never
  * disagree with them. The constraint's index also serves the per-user list; the second index

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Lookers (SPEC 2.3, D7). The cryptos of one looker live in a text[] column: they are always
+ * Lookers (rules: lookers). The cryptos of one looker live in a text[] column: they are always
  * read and written together, in order, and never queried one by one. The (email, created_at)
  * index serves the owner's newest-first listing.
  */

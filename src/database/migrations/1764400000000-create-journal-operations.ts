@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Journal operations (D10). Prices and amounts are double precision so they arrive as JS
+ * Journal operations (rules: journal). Prices and amounts are double precision so they arrive as JS
  * numbers from both PostgreSQL and PGlite. gross_pnl and net_pnl are written by the service
  * (the PnL engine) on every write, so the summary can sum them in SQL.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The opportunity history of D8: one row per spot route (ticker, buy, sell) and sample time.
+ * The opportunity history of the `recorders` rule: one row per spot route (ticker, buy, sell) and sample time.
  * The primary key is both the idempotency rule of the import (same route and time → one row)
  * and the index that serves the stats and backtest range scans `route = … AND time >= …
  * ORDER BY time`, so no second index is needed.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Crossing-count records (SPEC 2.9). The primary key is the record's identity
+ * Crossing-count records (rules: crossing-counts). The primary key is the record's identity
  * (processing_date, ticker, exchange), so the job's upsert can never duplicate a record, and its
  * leading date column serves the read endpoint's date-range sums.
  */

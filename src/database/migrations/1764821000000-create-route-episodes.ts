@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Route episodes (issue 21): one row per time a spot route's gross spread rose above the live
+ * Route episodes: one row per time a spot route's gross spread rose above the live
  * threshold and fell back. The primary key serves the lifetimes query (`route = … AND
  * opened_at >= …`) and makes a re-stored episode one row. Lifetime is stored, not derived, so
  * the percentiles read one column.

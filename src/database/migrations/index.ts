@@ -7,6 +7,10 @@ import { CreateOpportunityHistory1764500000000 } from './1764500000000-create-op
 import { CreateCrossingCounts1764650000000 } from './1764650000000-create-crossing-counts.js';
 import { MarketSamplesCoveringKey1764700000000 } from './1764700000000-market-samples-covering-key.js';
 import { CreateRouteEpisodes1764821000000 } from './1764821000000-create-route-episodes.js';
+import { CreateAlerts1764900000000 } from './1764900000000-create-alerts.js';
+import { CreateFundingSettlements1764900330000 } from './1764900330000-create-funding-settlements.js';
+import { RouteEpisodesMaxSize1764900200000 } from './1764900200000-route-episodes-max-size.js';
+import { CreateApiTokens1765000000000 } from './1765000000000-create-api-tokens.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
 export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000, CreateCalculators1764150000000, CreateLookers1764210000000,
@@ -15,4 +19,8 @@ export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSampl
   CreateCrossingCounts1764650000000,
   MarketSamplesCoveringKey1764700000000,
   CreateRouteEpisodes1764821000000,
+  CreateAlerts1764900000000,
+  CreateFundingSettlements1764900330000,
+  RouteEpisodesMaxSize1764900200000,
+  CreateApiTokens1765000000000,
 ];

@@ -2,7 +2,7 @@ import { EmailField } from '../../common/validation/field-rules.js';
 import { TickerField } from '../../common/validation/ticker-field.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** Field order is the order of the SPEC 4.3 error table: email, then ticker. */
+/** Field order is the order of the endpoint's documented error table: email, then ticker. */
 export class CreateFavoriteCryptoDto {
   @ApiField.email()
   @EmailField()

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { FUNDING_STRATEGIES, INTERVAL_SOURCES, type FundingStrategy, type IntervalSource } from '../funding.engine.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** SPEC 2.8 funding-rate entry. */
+/** The `funding` rule funding-rate entry. */
 export class FundingRateEntryDto {
   @ApiField.exchange({ example: 'bybit' }) exchange: string;
   @ApiProperty({ example: 'SOLUSDT', description: 'Original contract name on the exchange' }) contract: string;
@@ -20,6 +20,23 @@ export class FundingRateEntryDto {
   @ApiField.enum(FUNDING_STRATEGIES) strategy: FundingStrategy;
   @ApiField.dateTime() updatedAt: string;
   @ApiField.boolean({ example: false, description: 'No update for 15 minutes' }) stale: boolean;
+  @ApiField.number({ nullable: true, example: 10.95, description: SETTLED_APR('1 day') }) apr1d: number | null;
+  @ApiField.number({ nullable: true, example: 10.95, description: SETTLED_APR('3 days') }) apr3d: number | null;
+  @ApiField.number({ nullable: true, example: 10.95, description: SETTLED_APR('7 days') }) apr7d: number | null;
+  @ApiField.number({ nullable: true, example: 10.95, description: SETTLED_APR('30 days') }) apr30d: number | null;
+  @ApiField.number({
+    nullable: true, minimum: 0, example: 0.12,
+    description: 'Coefficient of variation (a ratio, not percent) of the last 7 days\' payments, each annualised on its own interval: lower is steadier; null with fewer than 3 payments or a mean of 0',
+  })
+  stability7d: number | null;
+  @ApiField.number({ nullable: true, example: 0.0001, description: 'The last settled rate (fraction per interval), beside the predicted fundingRate' })
+  settledRate: number | null;
+  @ApiField.dateTime({ nullable: true, description: 'When the funding interval last changed; null if no change was ever seen' })
+  intervalChangedAt: string | null;
+}
+
+function SETTLED_APR(window: string): string {
+  return `Settled funding over the last ${window}, annualised, percent, signed: the payments' mean rate × payments per year, each payment weighted by its own interval (so an 8 h → 4 h change counts each payment for the time it paid for); null without a payment in the window`;
 }
 
 export class FundingRatesPageDto {

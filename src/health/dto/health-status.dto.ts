@@ -21,7 +21,7 @@ const byCheck = (description: string): PropertyDecorator =>
     description,
   });
 
-/** GET /health while the database answers (D12). */
+/** GET /health while the database answers (rules: operating). */
 export class HealthStatusDto {
   @ApiField.enum(['ok'])
   status: 'ok';

@@ -19,8 +19,8 @@ const lower = (s: string): string => s.toLowerCase();
 const closing = (o: Record<string, unknown>): boolean => o.closedAt !== undefined && o.closedAt !== null;
 
 /**
- * A journal operation as a client writes it (D10). Field order is the order of the checks:
- * required fields in D10's order come first (the pipe reports the first missing one), then
+ * A journal operation as a client writes it (rules: journal). Field order is the order of the checks:
+ * required fields in the `journal` rule's order come first (the pipe reports the first missing one), then
  * the first other problem in this order.
  */
 export class CreateOperationDto {

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
+import { TradeMetricsDto } from '../../common/trade-metrics/trade-metrics.dto.js';
 
 export class SummaryDayDto {
   @ApiField.date({ description: 'São Paulo calendar day' })
@@ -25,11 +26,11 @@ export class SummaryGroupDto {
   @ApiProperty({ example: 120.9 })
   netPnl: number;
 
-  @ApiProperty({ example: 75 })
+  @ApiProperty({ example: 75, description: 'Closed operations of the group with netPnl > 0 ÷ its closed operations × 100 (0-100)' })
   winRate: number;
 }
 
-/** SPEC 2.10 over closed operations with closedAt in [from, to). */
+/** The `journal` rule over closed operations with closedAt in [from, to). */
 export class JournalSummaryDto {
   @ApiProperty({ example: 120.9 })
   netPnl: number;
@@ -63,4 +64,13 @@ export class JournalSummaryDto {
 
   @ApiProperty({ type: [SummaryGroupDto] })
   bySource: SummaryGroupDto[];
+
+  @ApiProperty({
+    type: [SummaryGroupDto],
+    description: 'Per São Paulo day (YYYY-MM-DD), week (its Monday, YYYY-MM-DD) or month (YYYY-MM) as the query\'s breakdown, oldest first; the key is the period',
+  })
+  breakdown: SummaryGroupDto[];
+
+  @ApiProperty({ type: TradeMetricsDto, nullable: true, description: 'With `metrics=true`: each closed operation one trade (its netPnl), in closedAt order; else null' })
+  metrics: TradeMetricsDto | null;
 }

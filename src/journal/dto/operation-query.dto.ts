@@ -2,6 +2,7 @@ import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { EmailField } from '../../common/validation/field-rules.js';
+import { CALENDAR_UNITS, type CalendarUnit } from '../../common/time/sao-paulo.js';
 import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } from '../journal-operation.entity.js';
 import { CrossRule, EmptyAsAbsent, OneOfRule, TextRule, TimestampRule } from './operation-rules.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
@@ -16,7 +17,7 @@ export class OperationOwnerQueryDto {
   email: string;
 }
 
-/** D10 filters shared by the listing and the export. from/to apply to closedAt, or openedAt when open. */
+/** The `csv` rule filters shared by the listing and the export. from/to apply to closedAt, or openedAt when open. */
 export class OperationFiltersDto extends OperationOwnerQueryDto {
   @ApiPropertyOptional({ enum: OPERATION_STATUSES })
   @EmptyAsAbsent()
@@ -72,5 +73,36 @@ export class ListOperationsQueryDto extends OperationFiltersDto {
   offset?: number;
 }
 
-/** SPEC 4.5 summary query: the filters without status; `to` defaults to now. */
-export class SummaryQueryDto extends OmitType(OperationFiltersDto, ['status'] as const) {}
+const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value.trim()) : value;
+export const CAPITAL_RULE = 'capital must be a number above 0 and below 1e13';
+
+/** The summary query: the filters without status; `to` defaults to now. */
+export class SummaryQueryDto extends OmitType(OperationFiltersDto, ['status'] as const) {
+  @ApiPropertyOptional({
+    example: 10000,
+    description: 'USD the metrics measure returns against; default the Σ entry notionals of the operations closed on the first São Paulo day of the range that has any',
+  })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @Transform(toNumber)
+  @CrossRule((v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 1e13 ? undefined : CAPITAL_RULE))
+  capital?: number;
+
+  @ApiPropertyOptional({ enum: CALENDAR_UNITS, description: 'Unit of breakdown, São Paulo calendar (weeks start on Monday); day when absent' })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @OneOfRule('breakdown', CALENDAR_UNITS)
+  breakdown?: CalendarUnit;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true` adds the trade metrics over the closed operations of the range (`metrics`, else null). Asked for, ' +
+      'not computed on every summary: they read every closed operation of the range and cost decimal CPU per operation',
+  })
+  @EmptyAsAbsent()
+  @IsOptional()
+  @OneOfRule('metrics', ['true', 'false'])
+  metrics?: 'true' | 'false';
+}

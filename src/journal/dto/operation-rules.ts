@@ -5,8 +5,8 @@ import { parseRfc3339 } from '../../common/time/sao-paulo.js';
 import { REQUIRED_CONSTRAINT } from '../../common/validation/required.decorator.js';
 
 /**
- * Field rules of journal operations (D10), shared by the JSON body, the PATCH merge and the
- * CSV import so every path answers with the same D2 text. Each rule is ONE validator with a
+ * Field rules of journal operations (rules: journal), shared by the JSON body, the PATCH merge and the
+ * CSV import so every path answers with the same `errors` text. Each rule is ONE validator with a
  * value-dependent message, so a field reports exactly one problem.
  */
 type Check = (value: unknown, object: Record<string, unknown>) => string | undefined;
@@ -29,7 +29,7 @@ function rule(name: string, check: Check): PropertyDecorator {
 const absent = (v: unknown): boolean => v === undefined || v === null;
 export const isPositive = (v: unknown): boolean => typeof v === 'number' && v > 0;
 
-/** `<field> is required` when `when(object)` holds and the value is absent (a D2 required check). */
+/** `<field> is required` when `when(object)` holds and the value is absent (a `errors` required check). */
 export function RequiredWhen(when: (o: Record<string, unknown>) => boolean, message: string): PropertyDecorator {
   return rule(REQUIRED_CONSTRAINT, (v, o) => (when(o) && absent(v) ? message : undefined));
 }

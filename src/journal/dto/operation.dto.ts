@@ -4,7 +4,7 @@ import { OPERATION_STATUSES, type OperationStatus, STRATEGIES, type Strategy } f
 import type { StoredOperation } from '../journal-operation.entity.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** A journal operation as the API returns it (D10); dates are RFC 3339 UTC. */
+/** A journal operation as the API returns it (rules: journal); dates are RFC 3339 UTC. */
 export class OperationDto {
   @ApiField.uuid()
   id: string;

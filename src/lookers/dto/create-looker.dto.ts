@@ -1,12 +1,12 @@
 import { Allow } from 'class-validator';
 import { EmailField } from '../../common/validation/field-rules.js';
-import { MARKETS, type Market } from '../../market-data/exchanges.js';
+import { MARKETS, type Market } from '../../market-model/exchanges.js';
 import { CryptosField, LookerNameField, MarketField, MAX_LOOKER_CRYPTOS } from './looker-rules.js';
 import { ApiField, TICKER_INPUT_PATTERN } from '../../common/openapi/api-field.decorator.js';
 
 /**
- * Field order is the order of the SPEC 4.2 error table (email, then the cryptos limit); the
- * additive D7 fields come last. `exchange` is checked by the service against the configured
+ * Field order is the order of the endpoint's documented error table (email, then the cryptos limit); the
+ * additive `lookers` fields come last. `exchange` is checked by the service against the configured
  * exchanges, which a static decorator cannot know.
  */
 export class CreateLookerDto {

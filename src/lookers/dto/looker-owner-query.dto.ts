@@ -1,7 +1,7 @@
 import { EmailField } from '../../common/validation/field-rules.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** `?email=` of the looker routes; SPEC 4.2 words the missing case `email parameter is required`. */
+/** `?email=` of the looker routes; the `lookers` rule words the missing case `email parameter is required`. */
 export class LookerOwnerQueryDto {
   @ApiField.email()
   @EmailField('email parameter is required')

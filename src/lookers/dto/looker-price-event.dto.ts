@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { type ExchangeName, MARKETS, type Market } from '../../market-model/exchanges.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** SPEC 2.5; the prices, volume and time are null for a crypto never seen (D7). Swagger only. */
+/** The `lookers` rule; the prices, volume and time are null for a crypto never seen (rules: lookers). Swagger only. */
 export class LookerPriceEventDto {
   @ApiField.ticker('canonical')
   ticker: string;

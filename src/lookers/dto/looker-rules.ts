@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
-import { MARKETS } from '../../market-data/exchanges.js';
-import { toCompactTicker } from '../../market-data/ticker.js';
+import { MARKETS } from '../../market-model/exchanges.js';
+import { toCompactTicker } from '../../market-model/ticker.js';
 
-/** SPEC 8: cryptos per looker. */
+/** The `limits` rule: cryptos per looker. */
 export const MAX_LOOKER_CRYPTOS = 6;
 export const MAX_LOOKER_NAME_LENGTH = 100;
 
@@ -18,14 +18,14 @@ const normaliseEntry = (entry: unknown): string | typeof INVALID_TICKER =>
 
 function cryptosProblem(value: unknown): string | null {
   if (!Array.isArray(value)) return 'cryptos must be an array of tickers';
-  // D7: the limit counts what was sent, before duplicates are removed.
+  // The `lookers` rule: the limit counts what was sent, before duplicates are removed.
   if (value.length > MAX_LOOKER_CRYPTOS) return MAX_CRYPTOS_MESSAGE;
   if (value.some((entry) => entry === INVALID_TICKER)) return 'ticker is invalid';
   return null;
 }
 
 /**
- * Optional list of tickers in either D1 form, normalised to `BASEQUOTE`; more than six is
+ * Optional list of tickers in either `tickers` form, normalised to `BASEQUOTE`; more than six is
  * `maximum 6 cryptos allowed`, any entry that is neither form `ticker is invalid`.
  * Duplicates are kept here (the limit counts them) and removed by `uniqueCryptos`.
  */
@@ -43,7 +43,7 @@ export function CryptosField(): PropertyDecorator {
   );
 }
 
-/** D7: first occurrence kept, order preserved. */
+/** The `lookers` rule: first occurrence kept, order preserved. */
 export function uniqueCryptos(cryptos: readonly string[] | null | undefined): string[] {
   return [...new Set(cryptos ?? [])];
 }
@@ -69,7 +69,7 @@ export function LookerNameField(): PropertyDecorator {
   );
 }
 
-/** D7: `SPOT` (default) or `FUTURES`, any case. */
+/** The `lookers` rule: `SPOT` (default) or `FUTURES`, any case. */
 export function MarketField(): PropertyDecorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value)),

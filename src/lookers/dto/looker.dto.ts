@@ -1,8 +1,8 @@
-import { type ExchangeName, MARKETS, type Market } from '../../market-data/exchanges.js';
+import { type ExchangeName, MARKETS, type Market } from '../../market-model/exchanges.js';
 import type { LookerEntity } from '../looker.entity.js';
 import { ApiField, TICKER_COMPACT_PATTERN } from '../../common/openapi/api-field.decorator.js';
 
-/** SPEC 2.3, plus the additive D7 members `exchange` and `market`. */
+/** The `lookers` rule, plus the additive `lookers` members `exchange` and `market`. */
 export class LookerDto {
   @ApiField.uuid()
   id: string;

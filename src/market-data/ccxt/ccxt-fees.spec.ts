@@ -12,7 +12,7 @@ describe('toTakerFees', () => {
       'ETH/USDT': market('ETH/USDT', { taker: 0.001 }),
       'BTC/USDT:USDT': market('BTC/USDT:USDT', { taker: 0.0005 }), // perpetual: not a spot route
       'SOL/USDT': market('SOL/USDT', { taker: 0.001, active: false }),
-      'XRP/USDT': market('XRP/USDT', {}), // no rate: unknown, the D8 default applies downstream
+      'XRP/USDT': market('XRP/USDT', {}), // no rate: unknown, the default (rules: cost-defaults) applies downstream
     });
     expect(fees).toEqual([{ ticker: 'BTC-USDT', takerPercent: 0.15 }, { ticker: 'ETH-USDT', takerPercent: 0.1 }]);
   });

@@ -19,7 +19,7 @@ describe('intervalSecondsOf: ccxt funding intervals to seconds', () => {
   });
 });
 
-describe('fetchFundingSnapshots: lot-named perpetuals (issue 17)', () => {
+describe('fetchFundingSnapshots: lot-named perpetuals', () => {
   it('gives binance 1000PEPE\'s mark price per PEPE and its ticker as PEPE-USDT', async () => {
     const market = { id: '1000PEPEUSDT', symbol: '1000PEPE/USDT:USDT', active: true, swap: true, linear: true, settle: 'USDT' } as MarketInterface;
     const client = {

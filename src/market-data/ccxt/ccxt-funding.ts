@@ -1,11 +1,11 @@
 import type { Exchange, FundingRate, MarketInterface } from 'ccxt';
-import type { ExchangeName } from '../exchanges.js';
+import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { FundingSnapshot } from '../market-data-source.js';
-import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
 import { marketKind } from './ccxt-markets.js';
 
 /**
- * Funding of every USDT perpetual through ccxt 4.5.84 (issue 8, D11). Where each exchange states
+ * Funding of every USDT perpetual through ccxt 4.5.84 (rules: funding). Where each exchange states
  * the funding interval:
  * - binance: fetchFundingIntervals (/fapi/v1/fundingInfo) lists only contracts whose settings
  *   were adjusted; a contract absent from it pays on binance's standard 8 h schedule.

@@ -1,9 +1,10 @@
 import type { Exchange, MarketInterface } from 'ccxt';
-import type { ExchangeName, Market } from '../exchanges.js';
+import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import type { Clock } from '../clock.js';
 import type {
   ConnectionEvent,
   CurrencyNetwork,
+  FundingSettlementRead,
   FundingSnapshot,
   MarketListing,
   TradingFee,
@@ -12,12 +13,14 @@ import type {
 import { chunk } from '../symbol-universe.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
+import { fetchSettlementHistory } from './ccxt-funding-history.js';
 import { symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { toNetworks } from './ccxt-networks.js';
-import { multiplierOfCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
 import { toFeedClient } from './feed-client.js';
 import { FeedConnection, type QuoteSink } from './feed-connection.js';
 import { RestGate } from './rest-gate.js';
+import { marketStatusOf, notTradingByTicker, ParkedMarkets } from './market-status.js';
 import { WindowPacer } from './window-pacer.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
@@ -28,7 +31,7 @@ export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
  * sources). ccxt sends one subscribe request per watch call with every symbol of the call, and
  * distributes nothing itself, so a connection's symbols are subscribed in groups of at most
  * `perSubscribe`, each group one watch call (one request) on the connection's one client.
- * binance allows 200 streams per futures connection (1,024 spot) and gives every distinct watch
+ * binance allows 1,024 streams per connection (its futures page has said 200 at times: the service keeps 200 there) and gives every distinct watch
  * call a socket of its own, so it takes one request per connection; bybit spot takes at most 10
  * args per subscribe request but any number of requests per connection; bitget advises fewer
  * than 50 channels per connection. Fewer sockets mean fewer ccxt clients (memory) and more
@@ -55,6 +58,21 @@ export const DIAL_LIMITS: Record<ExchangeName, { dials: number; windowMs: number
   bitget: { dials: 300, windowMs: 300_000 },
 };
 const DIAL_WINDOW_MARGIN = 1.25;
+
+/**
+ * Funding-history calls per window, below each venue's limit for the call (docs/venues.md
+ * "Funding history"), the window stretched as the dial windows are: binance 400 of the 500 per
+ * 5 minutes its history shares with fundingInfo (which the collector also calls), okx 10 per 2 s
+ * of its 20 per path (10 per instrument), bybit 50 per 5 s of its 600, gate 50 per 10 s of its
+ * 200 per path, bitget 10 per second of its 20.
+ */
+export const FUNDING_HISTORY_LIMITS: Record<ExchangeName, { calls: number; windowMs: number }> = {
+  binance: { calls: 400, windowMs: 300_000 },
+  bybit: { calls: 50, windowMs: 5_000 },
+  okx: { calls: 10, windowMs: 2_000 },
+  gate: { calls: 50, windowMs: 10_000 },
+  bitget: { calls: 10, windowMs: 1_000 },
+};
 
 export interface CcxtIngestOptions {
   createClient: ExchangeClientFactory;
@@ -92,9 +110,16 @@ export class CcxtIngest {
   private readonly connections: { exchange: ExchangeName; connection: FeedConnection }[] = [];
   private readonly dialPacers = new Map<ExchangeName, WindowPacer>();
   private readonly restGates = new Map<ExchangeName, RestGate>();
+  private readonly historyPacers = new Map<ExchangeName, WindowPacer>();
+  private readonly parked = new ParkedMarkets();
   private closed = false;
 
   constructor(private readonly o: CcxtIngestOptions) {}
+
+  /** The exchange's markets as this worker's REST client loaded them (the depth feeds' symbols). */
+  loadedMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {
+    return this.loadMarkets(exchange);
+  }
 
   async listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
     return toListings(await this.loadMarkets(exchange));
@@ -102,10 +127,10 @@ export class CcxtIngest {
 
   async fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
     const client = this.rest(exchange);
-    await this.loadMarkets(exchange);
+    const markets = await this.loadMarkets(exchange);
     const out: VolumeEntry[] = [];
     for (const market of ['SPOT', 'FUTURES'] as const) {
-      out.push(...toVolumes(market, await client.fetchTickers(undefined, FETCH_TICKERS_PARAMS[market])));
+      out.push(...toVolumes(market, await client.fetchTickers(undefined, FETCH_TICKERS_PARAMS[market]), markets));
     }
     return out;
   }
@@ -114,13 +139,26 @@ export class CcxtIngest {
     return fetchFundingSnapshots(exchange, this.rest(exchange), await this.loadMarkets(exchange));
   }
 
-  /** Public per-market rates from the loaded markets (issue 10); reloads markets as listMarkets does. */
+  /** Settled funding of one listed perpetual since `since`; rejects when the exchange does not list it. */
+  async fetchFundingHistory(exchange: ExchangeName, ticker: string, since: number): Promise<FundingSettlementRead[]> {
+    const symbol = symbolsByTicker(await this.loadMarkets(exchange)).get(`FUTURES|${ticker}`);
+    if (symbol === undefined) throw new Error(`${exchange} lists no perpetual ${ticker}`);
+    let pacer = this.historyPacers.get(exchange);
+    if (!pacer) {
+      const limit = FUNDING_HISTORY_LIMITS[exchange];
+      this.historyPacers.set(exchange, (pacer = new WindowPacer(limit.calls, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.o.clock)));
+    }
+    const pace = pacer;
+    return fetchSettlementHistory(exchange, this.rest(exchange), symbol, since, this.o.clock.now(), () => pace.acquire());
+  }
+
+  /** Public per-market rates from the loaded markets; reloads markets as listMarkets does. */
   async fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
     return toTakerFees(await this.loadMarkets(exchange));
   }
 
   /**
-   * Network states per currency (issue 10). gate and bitget publish them; binance, bybit and okx
+   * Network states per currency. gate and bitget publish them; binance, bybit and okx
    * only to a signed call, made with the exchange's API keys when configured. Without keys
    * ccxt answers those three with no currencies and makes no call: networks unknown.
    */
@@ -152,6 +190,7 @@ export class CcxtIngest {
     const listed = tickers
       .map((ticker, i) => ({ symbol: symbols.get(`${market}|${ticker}`) ?? '', index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
+    this.parkNotTrading(exchange, market, tickers, indexes, markets);
     const limits = SUBSCRIPTION_LIMITS[exchange];
     const pacer = this.dialPacer(exchange);
     chunk(listed, limits.perConnection).forEach((part, i) => {
@@ -174,7 +213,13 @@ export class CcxtIngest {
         silenceTimeoutMs: this.o.silenceTimeoutMs,
         backoff: this.o.backoff,
         sink: this.o.sink,
-        onState: this.o.onState,
+        onState: (event) => {
+          // A refused or dropped market waits for a markets reload that shows it trading again.
+          const at = part.findIndex(({ symbol }) => event.state === 'refused' && fromCcxtSymbol(symbol) === event.ticker);
+          const index = part[at]?.index;
+          if (index !== undefined && event.ticker) this.parked.park(exchange, { market, ticker: event.ticker, index });
+          this.o.onState(event);
+        },
       });
       this.connections.push({ exchange, connection });
       connection.start();
@@ -212,17 +257,57 @@ export class CcxtIngest {
     const reload = loadedAt !== undefined && now - loadedAt >= this.o.marketsRefreshMs;
     const markets = await this.rest(exchange).loadMarkets(reload);
     if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
-    if (reload) this.dropDelisted(exchange, markets);
+    if (reload) {
+      this.dropDelisted(exchange, markets);
+      this.restoreTrading(exchange, markets);
+    }
     return markets;
   }
 
-  /** Symbols gone from a reloaded market list are delisted: their feeds drop them. */
+  /**
+   * Symbols gone from a reloaded market list are delisted, and those listed with a halted or
+   * delisted status do not trade: their feeds drop them (each connection carries on without).
+   */
   private dropDelisted(exchange: ExchangeName, markets: Record<string, MarketInterface | undefined>): void {
     for (const c of this.connections) {
       if (c.exchange !== exchange) continue;
       const gone = c.connection.symbols.filter((symbol) => markets[symbol] === undefined);
       if (gone.length > 0) c.connection.drop(gone, 'delisted: gone from the exchange\'s markets');
+      for (const symbol of c.connection.symbols) {
+        const listed = markets[symbol];
+        const status = listed ? marketStatusOf(listed) : undefined;
+        if (status && status.state !== 'trading') c.connection.drop([symbol], status.reason);
+      }
     }
+  }
+
+  /** Parked markets the reload shows trading again: announced as listed and watched by a new feed. */
+  private restoreTrading(exchange: ExchangeName, markets: Record<string, MarketInterface | undefined>): void {
+    const back = this.parked.takeTrading(exchange, new Set(symbolsByTicker(markets).keys()));
+    for (const market of ['SPOT', 'FUTURES'] as const) {
+      const mine = back.filter((p) => p.market === market);
+      if (mine.length === 0) continue;
+      for (const p of mine) {
+        this.o.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'listed', at: this.o.clock.now(), ticker: p.ticker, reason: 'trading again' });
+      }
+      void this.watchWhenLoaded(exchange, market, mine.map((p) => p.ticker), mine.map((p) => p.index));
+    }
+  }
+
+  /** Tickers wanted on this market that the venue lists but does not trade: refused with the reason, parked. */
+  private parkNotTrading(
+    exchange: ExchangeName, market: Market, tickers: readonly string[], indexes: readonly number[], markets: Record<string, MarketInterface | undefined>,
+  ): void {
+    const notTrading = notTradingByTicker(markets, market);
+    if (notTrading.size === 0) return;
+    const trading = symbolsByTicker(markets);
+    tickers.forEach((ticker, i) => {
+      const reason = trading.has(`${market}|${ticker}`) ? undefined : notTrading.get(ticker);
+      const index = indexes[i];
+      if (reason === undefined || index === undefined) return;
+      this.parked.park(exchange, { market, ticker, index });
+      this.o.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'refused', at: this.o.clock.now(), ticker, reason });
+    });
   }
 
   private dialPacer(exchange: ExchangeName): WindowPacer | undefined {
@@ -236,7 +321,11 @@ export class CcxtIngest {
   /** The exchange's REST gate: calls refused while a 429/418 back-off runs (one per exchange, all its REST clients). */
   private gate(exchange: ExchangeName): RestGate {
     let gate = this.restGates.get(exchange);
-    if (!gate) this.restGates.set(exchange, (gate = new RestGate(exchange, this.o.clock, this.o.backoff)));
+    if (!gate) {
+      const onBan = ({ untilMs, reason }: { untilMs: number; reason: string }): void =>
+        this.o.onState({ exchange, market: 'SPOT', connectionId: `${exchange}:rest`, state: 'rest-banned', at: this.o.clock.now(), reason, restBannedUntil: untilMs });
+      this.restGates.set(exchange, (gate = new RestGate(exchange, this.o.clock, this.o.backoff, Math.random, onBan)));
+    }
     return gate;
   }
 }

@@ -1,21 +1,40 @@
 import type { MarketInterface, Ticker, Tickers } from 'ccxt';
-import type { Market } from '../exchanges.js';
+import { dec, roundPercent } from '../../common/money/money.js';
+import type { Market } from '../../market-model/exchanges.js';
+import { quoteVolumeOf } from './exchange-clients.js';
+import { marketStatusOf } from './market-status.js';
 import type { MarketListing, TradingFee, VolumeEntry } from '../market-data-source.js';
-import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol, multiplierOfCcxtSymbol, unknownLotOfCcxtSymbol } from '../../market-model/ticker.js';
 
-/** Spot markets and USDT-margined perpetuals (D1); everything else ccxt lists is ignored. */
+/**
+ * Spot markets and USDT-margined perpetuals that trade; everything else ccxt lists is ignored: a
+ * halted or delisted market (`marketStatusOf` says why) and a market whose name carries a lot of
+ * unknown size (`unknownLots` says why; rules: tickers).
+ */
 export function marketKind(m: MarketInterface): Market | null {
-  if (m.active === false) return null;
+  return marketStatusOf(m).state === 'trading' ? listedKind(m) : null;
+}
+
+/** As `marketKind`, whatever the market's trading status. */
+function listedKind(m: MarketInterface): Market | null {
+  if (unknownLotOfCcxtSymbol(m.symbol) !== undefined) return null;
   if (m.spot) return 'SPOT';
   if (m.swap && m.linear && m.settle === 'USDT') return 'FUTURES';
   return null;
 }
 
+/**
+ * What the venue lists, halted and delisted markets included: the feeds are asked for them and
+ * report them under `refused` with the venue's status until it trades them again.
+ */
 export function toListings(markets: Record<string, MarketInterface | undefined>): MarketListing[] {
   const out: MarketListing[] = [];
   for (const m of Object.values(markets)) {
-    const market = m ? marketKind(m) : null;
+    const market = m ? listedKind(m) : null;
     if (m && market) out.push({ market, ticker: fromCcxtSymbol(m.symbol) });
+  }
+  for (const { symbol, reason } of unknownLots(markets)) {
+    out.push({ market: symbol.includes(':') ? 'FUTURES' : 'SPOT', ticker: fromCcxtSymbol(symbol), leftOut: reason });
   }
   return out;
 }
@@ -28,20 +47,24 @@ export function toTakerFees(markets: Record<string, MarketInterface | undefined>
   const out: TradingFee[] = [];
   for (const m of Object.values(markets)) {
     if (!m || marketKind(m) !== 'SPOT' || typeof m.taker !== 'number' || !Number.isFinite(m.taker)) continue;
-    // toPrecision: 0.0015 × 100 is 0.15000000000000002 in binary floating point.
-    out.push({ ticker: fromCcxtSymbol(m.symbol), takerPercent: Number((m.taker * 100).toPrecision(12)) });
+    // The money rule: 0.0015 × 100 is 0.15000000000000002 in doubles, 0.15 in decimal.
+    out.push({ ticker: fromCcxtSymbol(m.symbol), takerPercent: roundPercent(dec(m.taker).times(100)) });
   }
   return out;
 }
 
-/** 24 h volume in quote currency; exchanges that report only base volume get base × last. */
-export function toVolumes(market: Market, tickers: Tickers): VolumeEntry[] {
+/**
+ * 24 h volume in quote currency, by the one rule of `quoteVolumeOf`: a venue that reports only
+ * base volume gets base × last, where the base of a perpetual traded in contracts (okx, gate) is
+ * contracts × the market's contract size.
+ */
+export function toVolumes(market: Market, tickers: Tickers, markets: Record<string, MarketInterface | undefined>): VolumeEntry[] {
   const out: VolumeEntry[] = [];
   for (const t of Object.values(tickers) as (Ticker | undefined)[]) {
     if (!t?.symbol) continue;
     const isPerp = t.symbol.includes(':');
     if (isPerp !== (market === 'FUTURES')) continue;
-    const quoteVolume = t.quoteVolume ?? (t.baseVolume !== undefined && t.last !== undefined ? t.baseVolume * t.last : undefined);
+    const quoteVolume = quoteVolumeOf(t, markets[t.symbol]);
     if (quoteVolume === undefined || !Number.isFinite(quoteVolume)) continue;
     out.push({ market, ticker: fromCcxtSymbol(t.symbol), quoteVolume });
   }
@@ -61,6 +84,16 @@ export function symbolsByTicker(markets: Record<string, MarketInterface | undefi
     const key = `${market}|${fromCcxtSymbol(m.symbol)}`;
     const taken = out.get(key);
     if (taken === undefined || multiplierOfCcxtSymbol(m.symbol) < multiplierOfCcxtSymbol(taken)) out.set(key, m.symbol);
+  }
+  return out;
+}
+
+/** Spot and USDT-perpetual markets left out for a lot name of unknown size, each with the reason. */
+export function unknownLots(markets: Record<string, MarketInterface | undefined>): { symbol: string; reason: string }[] {
+  const out: { symbol: string; reason: string }[] = [];
+  for (const m of Object.values(markets)) {
+    const reason = m && (m.spot || (m.swap && m.linear)) ? unknownLotOfCcxtSymbol(m.symbol) : undefined;
+    if (m && reason !== undefined) out.push({ symbol: m.symbol, reason });
   }
   return out;
 }

@@ -18,6 +18,19 @@ describe('toNetworks', () => {
     ]);
   });
 
+  it('keeps the contract address each venue gives in its own row', () => {
+    const currencies = {
+      PEPE: { code: 'PEPE', networks: {
+        ERC20: { network: 'ERC20', info: { chain: 'ERC20', contractAddress: '0x6982508145454Ce325dDbE47a25d4ec3d2311933' } }, // binance, bybit, bitget
+        BSC: { network: 'BEP20', info: { name: 'BSC', addr: ' 0xabc ' } }, // gate
+        SOL: { network: 'SOL', info: { chain: 'PEPE-Solana', ctAddr: '' } }, // okx, none given
+      } },
+    } as unknown as Currencies;
+    expect(toNetworks(currencies).map((n) => [n.network, n.contract])).toEqual([
+      ['ERC20', '0x6982508145454Ce325dDbE47a25d4ec3d2311933'], ['BEP20', '0xabc'], ['SOL', undefined],
+    ]);
+  });
+
   it('no currencies (private endpoint without API keys) means no networks known', () => {
     expect(toNetworks(undefined)).toEqual([]);
     expect(toNetworks({})).toEqual([]);

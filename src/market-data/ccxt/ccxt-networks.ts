@@ -2,13 +2,13 @@ import type { Currencies } from 'ccxt';
 import type { CurrencyNetwork } from '../market-data-source.js';
 
 /**
- * Per-currency network states from ccxt's unified currencies (issue 10). ccxt maps each
+ * Per-currency network states from ccxt's unified currencies. ccxt maps each
  * exchange's network ids to common codes (ERC20, TRC20, BEP20…), which is what lets a buy
  * exchange's withdrawal network be matched with a sell exchange's deposit network.
- * A state ccxt leaves undefined counts as open: an unknown state cannot hold a route back (D8
+ * A state ccxt leaves undefined counts as open: an unknown state cannot hold a route back (the `recorders` rule
  * defaults). gate and bitget publish their currencies; binance, bybit and okx only to a signed
  * call, made when their read-only API keys are configured. Without keys ccxt answers those three
- * with `{}`, which (like `undefined`) gives no networks at all, i.e. unknown: D8 defaults, estimated.
+ * with `{}`, which (like `undefined`) gives no networks at all, i.e. unknown: the `cost-defaults` rule defaults, estimated.
  */
 export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[] {
   const out: CurrencyNetwork[] = [];
@@ -23,8 +23,23 @@ export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[
         withdrawEnabled: n.withdraw !== false,
         depositEnabled: n.deposit !== false,
         withdrawFee: typeof n.fee === 'number' && Number.isFinite(n.fee) ? n.fee : null,
+        ...contractOf(n.info),
       });
     }
   }
   return out;
+}
+
+// ccxt 4.5.84 keeps each network's contract address only in the venue's own row: binance, bybit
+// and bitget `contractAddress`, gate `addr`, okx `ctAddr` (rules: tickers).
+const CONTRACT_FIELDS = ['contractAddress', 'addr', 'ctAddr'] as const;
+
+function contractOf(info: unknown): { contract?: string } {
+  if (typeof info !== 'object' || info === null) return {};
+  const row = info as Record<string, unknown>;
+  for (const field of CONTRACT_FIELDS) {
+    const value = row[field];
+    if (typeof value === 'string' && value.trim() !== '') return { contract: value.trim() };
+  }
+  return {};
 }

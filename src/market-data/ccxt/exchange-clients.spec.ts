@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../exchanges.js';
+import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
+import { CCXT_URL_KEYS, SERVICE_ENDPOINTS } from '../../config/exchange-urls.js';
 import { CCXT_VERSION, createExchangeClient, quoteVolumeOf, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
 
 const SIM = 'http://127.0.0.1:18090';
@@ -92,9 +93,56 @@ describe('toBaseQuantity / quoteVolumeOf', () => {
     expect(toBaseQuantity({ contractSize: undefined }, 2)).toBe(2);
   });
 
+  it('reads a quantity as the venue means it, without binary floating-point tails', () => {
+    expect(toBaseQuantity({ contractSize: 0.0001 }, 2517)).toBe(0.2517);
+    expect(toBaseQuantity({ contractSize: 0.1 }, 3)).toBe(0.3);
+    expect(toBaseQuantity({ contractSize: 10 }, 0.7)).toBe(7);
+  });
+
   it('uses quoteVolume, else okx volCcy24h (base units) times last', () => {
     expect(quoteVolumeOf({ quoteVolume: 10, symbol: 'A' } as never)).toBe(10);
     expect(quoteVolumeOf({ symbol: 'A', last: 100, baseVolume: 5, info: { volCcy24h: '2' } } as never)).toBe(200);
     expect(quoteVolumeOf({ symbol: 'A', last: 100, baseVolume: 5, info: {} } as never, { contractSize: 0.1 })).toBe(50);
+  });
+
+  it('rounds a volume it computes to the cent, as venues report it, without binary tails', () => {
+    // 11 contracts of 0.1 at 1.1 is 1.2100000000000002 in doubles; okx's BTC 24 h volume read
+    // 4410773602.22598 and ETH 2221420504.4642134 on the demo's price stream.
+    expect(quoteVolumeOf({ symbol: 'A', last: 1.1, baseVolume: 11, info: {} } as never, { contractSize: 0.1 })).toBe(1.21);
+    expect(quoteVolumeOf({ symbol: 'A', last: 0.7, baseVolume: 3, info: { volCcy24h: '3' } } as never)).toBe(2.1);
+    expect(quoteVolumeOf({ symbol: 'A', last: 3424.57, baseVolume: 6_486_682.3, info: {} } as never, { contractSize: 0.1 })).toBe(2_221_409_760.41);
+    // A quote volume the venue sent is passed on as sent.
+    expect(quoteVolumeOf({ symbol: 'A', quoteVolume: 4446193309.0561 } as never)).toBe(4446193309.0561);
+  });
+});
+
+describe('EXCHANGE_URLS against ccxt 4.5.84', () => {
+  const leavesOf = (value: unknown, path = ''): [string, string][] =>
+    typeof value === 'string'
+      ? [[path, value]]
+      : typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([k, v]) => leavesOf(v, path === '' ? k : `${path}.${k}`))
+        : [];
+
+  it.each(EXCHANGE_NAMES)('%s: the keys EXCHANGE_URLS accepts are exactly ccxt\'s URL leaves, of the same kind', (name) => {
+    const leaves = leavesOf(createExchangeClient(name).urls.api);
+    expect(Object.fromEntries(leaves.map(([path, url]) => [path, url.startsWith('ws') ? 'w' : 'h']))).toEqual(CCXT_URL_KEYS[name]);
+  });
+
+  it.each(EXCHANGE_NAMES)('%s: the endpoints the start log names are ccxt\'s defaults', (name) => {
+    const client = createExchangeClient(name);
+    const leaves = new Map(leavesOf(client.urls.api).map(([path, url]) => [path, url.replaceAll('{hostname}', client.hostname ?? '')]));
+    for (const [path, url] of Object.entries(SERVICE_ENDPOINTS[name])) expect(leaves.get(path), path).toBe(url);
+  });
+
+  it('an override replaces that leaf alone, and is rewritten to the simulator like any other', () => {
+    const client = createExchangeClient('okx', { urls: { ws: 'wss://ws.okx.com/ws/v5' } });
+    expect(client.urls.api).toMatchObject({ ws: 'wss://ws.okx.com/ws/v5', rest: 'https://{hostname}' });
+    const simulated = createExchangeClient('okx', { urls: { ws: 'wss://ws.okx.com/ws/v5' }, simulatorUrl: SIM });
+    expect(simulated.urls.api).toMatchObject({ ws: 'ws://127.0.0.1:18090/ws.okx.com/ws/v5' });
+    const bybit = createExchangeClient('bybit', { urls: { 'ws.public.linear': 'wss://l.example/v5/public/linear' } });
+    expect(bybit.urls.api).toMatchObject({ ws: { public: { linear: 'wss://l.example/v5/public/linear', spot: 'wss://stream.{hostname}/v5/public/spot' } } });
+    // The shared defaults are untouched.
+    expect(createExchangeClient('okx').urls.api).toMatchObject({ ws: 'wss://ws.okx.com:8443/ws/v5' });
   });
 });

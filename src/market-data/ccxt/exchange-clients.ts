@@ -5,7 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Exchange, MarketInterface, Ticker } from 'ccxt';
 import type { ExchangeCredentials } from '../../config/exchange-credentials.js';
-import type { ExchangeName } from '../exchanges.js';
+import { dec, roundFigure } from '../../common/money/money.js';
+import type { ExchangeName } from '../../market-model/exchanges.js';
 
 /**
  * Builds the ccxt pro client of each exchange, configured for spot + USDT perpetual markets, and
@@ -19,7 +20,7 @@ export interface ExchangeClientOptions {
   /**
    * ccxt's request limiter (REST calls and websocket subscribe sends, per client); on by default
    * for real venues, off against the simulator: with it, binance's 24 h tickers alone wait 2.8 s
-   * per refresh, which the e2e suite's short refresh periods do not allow for (issue 17).
+   * per refresh, which the e2e suite's short refresh periods do not allow for.
    */
   enableRateLimit?: boolean;
   /**
@@ -27,6 +28,8 @@ export interface ExchangeClientOptions {
    * binance, bybit, okx). Give them only to the client that makes that call.
    */
   credentials?: ExchangeCredentials;
+  /** ccxt `urls.api` leaves replaced, by dotted path (`ws`, `ws.future`): EXCHANGE_URLS and the service's defaults. */
+  urls?: Readonly<Record<string, string>>;
 }
 
 type ProConstructor = new (config?: Record<string, unknown>) => Exchange;
@@ -37,7 +40,7 @@ export const CCXT_VERSION = '4.5.84';
 /**
  * The five pro classes, loaded by file. `import 'ccxt'` evaluates all of its ~110 exchanges:
  * 44 MB of heap and 0.5 s in every ingest worker; the five we use by themselves take 16 MB and
- * 0.2 s (BENCHMARKS.md, issue 16). ccxt's `exports` map exposes only its root, so the files are
+ * 0.2 s (BENCHMARKS.md). ccxt's `exports` map exposes only its root, so the files are
  * reached by path from the package's own folder, and the pinned version is checked: a ccxt
  * upgrade must re-check this layout (js/src/pro/<exchange>.js, default export the class).
  */
@@ -82,13 +85,34 @@ export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClien
     // above still keeps loadMarkets from calling it.
     if (exchange === 'binance') config.options = { ...(config.options as object), fetchCurrencies: true };
   }
+  const template = defaultsOf(exchange);
+  const api = opts.urls === undefined ? template.urls.api : withUrls(template.urls.api, opts.urls);
+  if (api !== template.urls.api) config.urls = { ...template.urls, api };
   if (opts.simulatorUrl !== undefined) {
-    const template = defaultsOf(exchange);
-    config.urls = { ...template.urls, api: rewriteApiUrls(template.urls.api, template.hostname, opts.simulatorUrl) };
+    config.urls = { ...template.urls, api: rewriteApiUrls(api, template.hostname, opts.simulatorUrl) };
     // ccxt refuses plain ws:// in Node without an agent.
     config.httpAgent = new http.Agent({ keepAlive: true });
   }
   return new Pro(config);
+}
+
+/** A copy of ccxt's `urls.api` tree with the leaves at these dotted paths replaced. */
+export function withUrls(api: unknown, urls: Readonly<Record<string, string>>): unknown {
+  if (Object.keys(urls).length === 0) return api;
+  const copy = structuredClone(api) as Record<string, unknown>;
+  for (const [path, url] of Object.entries(urls)) {
+    const keys = path.split('.');
+    const last = keys.pop() ?? '';
+    let node: Record<string, unknown> = copy;
+    for (const key of keys) {
+      const next = node[key];
+      if (typeof next !== 'object' || next === null) throw new Error(`ccxt has no URL at ${path}`);
+      node = next as Record<string, unknown>;
+    }
+    if (typeof node[last] !== 'string') throw new Error(`ccxt has no URL at ${path}`);
+    node[last] = url;
+  }
+  return copy;
 }
 
 interface ClientDefaults {
@@ -136,15 +160,24 @@ function rewriteUrl(value: string, hostname: string | undefined, base: URL): str
   return `${secure}://${base.host}${base.pathname.replace(/\/$/, '')}/${rest}`;
 }
 
-/** Converts a book size in ccxt's amount unit (contracts on okx and gate perpetuals) to base units. */
+/**
+ * Converts a book size in ccxt's amount unit (contracts on okx and gate perpetuals) to base units.
+ * The product is rounded to 15 significant digits, more than any venue's lot precision, so
+ * 2517 contracts of 0.0001 read 0.2517 as the venue means it, not the binary 0.25170000000000003.
+ */
 export function toBaseQuantity(market: Pick<MarketInterface, 'contractSize'> | undefined, amount: number): number {
   const size = market?.contractSize;
-  return size === undefined || size === null ? amount : amount * size;
+  return size === undefined || size === null ? amount : Number((amount * size).toPrecision(15));
 }
+
+/** Venues report 24 h quote volumes to the cent at most; one computed here is rounded to it once. */
+const QUOTE_VOLUME_DECIMALS = 2;
 
 /**
  * 24 h volume in the quote currency. ccxt fills `quoteVolume` on every venue except okx
  * perpetuals, whose tickers carry only `volCcy24h` (base units) next to `vol24h` (contracts).
+ * A volume the venue sent is passed on as sent; base × last is computed in decimal and rounded
+ * to the cent, so no binary tail (1.2100000000000002) reaches a stream.
  */
 export function quoteVolumeOf(ticker: Ticker, market?: Pick<MarketInterface, 'contractSize'>): number | undefined {
   if (ticker.quoteVolume !== undefined && ticker.quoteVolume !== null) return ticker.quoteVolume;
@@ -152,5 +185,6 @@ export function quoteVolumeOf(ticker: Ticker, market?: Pick<MarketInterface, 'co
   const baseFromInfo = typeof info?.volCcy24h === 'string' ? Number(info.volCcy24h) : undefined;
   const base = baseFromInfo ?? (ticker.baseVolume === undefined ? undefined : toBaseQuantity(market, ticker.baseVolume));
   const price = ticker.last ?? ticker.close;
-  return base === undefined || price === undefined ? undefined : base * price;
+  if (base === undefined || price === undefined || !Number.isFinite(base) || !Number.isFinite(price)) return undefined;
+  return roundFigure(dec(base).times(price), null, QUOTE_VOLUME_DECIMALS);
 }

@@ -21,6 +21,11 @@ export interface FeedClient {
   /** Rejects, with the reason, once any websocket of this client fails or is closed. */
   closed(): Promise<never>;
   close(): Promise<void>;
+  /**
+   * Destroys every socket of this client at once (ws `terminate()`: no close handshake, which a
+   * dead peer never answers and ws would wait 30 s for); pending futures reject with code 1006.
+   */
+  terminate(): void;
 }
 
 /**
@@ -31,7 +36,14 @@ const CLOSED_HASH = 'arbitrage-monitor:closed';
 
 /** What inline delivery touches of ccxt 4.5.84's node websocket client (base/ws/WsClient.js). */
 interface CcxtWsClient {
-  connection?: { removeAllListeners(event: string): unknown; on(event: 'message', fn: (data: Buffer, isBinary: boolean) => void): unknown };
+  connection?: {
+    removeAllListeners(event: string): unknown;
+    on(event: 'message', fn: (data: Buffer, isBinary: boolean) => void): unknown;
+    terminate(): void;
+  };
+  /** Set by ccxt when the socket failed; a late pong sets a `RequestTimeout` before ccxt closes it. */
+  error?: { name?: string };
+  close(): unknown;
   createConnection(): void;
   deliverLoop(): Promise<void>;
   onMessage(event: { data: string | Buffer }): void;
@@ -64,6 +76,14 @@ export function deliverInline(exchange: Exchange): void {
         ws.connection?.on('message', (data, isBinary) => ws.onMessage({ data: isBinary ? data : data.toString() }));
       };
       ws.deliverLoop = () => Promise.resolve();
+      const close = ws.close.bind(ws);
+      ws.close = () => {
+        const closing = close();
+        // ccxt closes a socket whose pong is late (it has already rejected its futures) with a
+        // handshake the silent peer never answers: the socket would linger 30 s. Destroy it now.
+        if (ws.error?.name === 'RequestTimeout') ws.connection?.terminate();
+        return closing;
+      };
     }
     return ws as unknown as ReturnType<Exchange['client']>;
   };
@@ -83,5 +103,8 @@ export function toFeedClient(exchange: Exchange): FeedClient {
       return Promise.race(sockets.map((socket) => socket.future(CLOSED_HASH) as Promise<never>));
     },
     close: () => exchange.close(),
+    terminate: () => {
+      for (const socket of Object.values(exchange.clients) as unknown as CcxtWsClient[]) socket.connection?.terminate();
+    },
   };
 }

@@ -17,6 +17,7 @@ class FakeClient implements FeedClient {
   /** The symbols of every watch call: one subscribe request each. */
   requests: string[][] = [];
   closes = 0;
+  terminations = 0;
   private open = false;
   private firstData: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
   private socket: { reject: (e: Error) => void } | null = null;
@@ -52,6 +53,12 @@ class FakeClient implements FeedClient {
   /** A subscribe error as ccxt raises it from the venue's error event (okx rejects every future). */
   refuse(message: string): void {
     this.fail(Object.assign(new Error(message), { name: 'BadRequest' }));
+  }
+
+  /** ws terminate(): the socket is destroyed at once and ccxt rejects with code 1006. */
+  terminate(): void {
+    this.terminations++;
+    this.drop();
   }
 
   close(): Promise<void> {
@@ -176,6 +183,25 @@ describe('FeedConnection', () => {
     expect(quotes[0]?.[1]).toBeCloseTo(0.0000182, 12);
   });
 
+  it('reads contract quantities in base units as the venue means them, without binary tails', async () => {
+    await conn.stop();
+    client = new FakeClient();
+    quotes = [];
+    conn = new FeedConnection({
+      id: 'gate:FUTURES:0', exchange: 'gate', market: 'FUTURES', symbols: ['BTC/USDT:USDT', 'ADA/USDT:USDT'],
+      indexes: [0, 1], contractSizes: [0.0001, 10], client, clock: { now: () => Date.now() },
+      silenceTimeoutMs: 30_000, backoff: { baseMs: 1000, maxMs: 8000 }, sink, onState: () => undefined,
+    });
+    conn.start();
+    await vi.advanceTimersByTimeAsync(0);
+    client.bidsasks['BTC/USDT:USDT'] = { symbol: 'BTC/USDT:USDT', bid: 97_000, ask: 97_001, bidVolume: 2517, askVolume: 3, timestamp: 5 };
+    client.bidsasks['ADA/USDT:USDT'] = { symbol: 'ADA/USDT:USDT', bid: 0.7, ask: 0.71, bidVolume: 0.7, askVolume: 12, timestamp: 5 };
+    client.push();
+    await vi.advanceTimersByTimeAsync(0);
+    // 2517 × 0.0001 in binary floating point is 0.25170000000000003; 3 × 0.0001 is 0.00030000000000000003.
+    expect(quotes.map(([index, , , bidQty, askQty]) => [index, bidQty, askQty])).toEqual([[0, 0.2517, 0.0003], [1, 7, 120]]);
+  });
+
   it('passes no quote for one-sided or empty books, and NaN for a missing exchange time', async () => {
     client.bidsasks['BTC/USDT'] = { bid: 100, ask: undefined };
     client.bidsasks['ETH/USDT'] = { bid: 0, ask: 11 };
@@ -211,18 +237,44 @@ describe('FeedConnection', () => {
     expect(conn.reconnects).toBe(3);
   });
 
-  it('closes and replaces a connection that sends no data for the silence timeout', async () => {
+  it('destroys a connection silent for exactly the silence timeout since its last quote, and re-dials after the first reconnect delay', async () => {
     client.push(['BTC/USDT', 100, 101]);
-    await vi.advanceTimersByTimeAsync(29_000);
-    expect(client.closes).toBe(0);
-    await vi.advanceTimersByTimeAsync(8_500);
-    expect(client.closes).toBeGreaterThanOrEqual(1);
-    expect(events.find((e) => e.state === 'disconnected')?.reason).toBe('silence');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    // A quote 10 s in moves the deadline to 40 s, whatever the timer was armed for.
+    client.push(['ETH/USDT', 10, 11]);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(client.terminations).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    // Destroyed at once (no close handshake to wait for), never closed gracefully first.
+    expect(client.terminations).toBe(1);
+    expect(states()).toEqual(['connecting', 'connected', 'disconnected']);
+    expect(events[2]).toMatchObject({ reason: 'silence', at: 1_040_000 });
+    // The first reconnect delay: ceiling 1000 ms, random 0.5 → 750 ms.
+    await vi.advanceTimersByTimeAsync(749);
+    expect(client.dials).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(client.dials).toBe(2);
     client.push(['BTC/USDT', 100, 101]);
     await vi.advanceTimersByTimeAsync(0);
     expect(states().slice(-2)).toEqual(['connecting', 'connected']);
+  });
+
+  it('counts silence from the dial when no quote ever came', async () => {
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(client.terminations).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.terminations).toBe(1);
+    expect(events.find((e) => e.state === 'disconnected')?.reason).toBe('silence');
+  });
+
+  it('an upgrade notice (okx 64008) re-dials at once, without the reconnect delay', async () => {
+    client.push(['BTC/USDT', 100, 101]);
+    await vi.advanceTimersByTimeAsync(0);
+    client.refuse('okx {"event":"notice","code":"64008","msg":"The connection will soon be closed for a service upgrade. Please reconnect."}');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.dials).toBe(2);
+    expect(states()).toEqual(['connecting', 'connected', 'disconnected', 'connecting']);
+    expect(events.filter((e) => e.state === 'refused')).toEqual([]);
   });
 
   it('keeps a connection that keeps sending data', async () => {
@@ -231,6 +283,7 @@ describe('FeedConnection', () => {
       await vi.advanceTimersByTimeAsync(2_000);
     }
     expect(client.closes).toBe(0);
+    expect(client.terminations).toBe(0);
     expect(client.dials).toBe(1);
   });
 

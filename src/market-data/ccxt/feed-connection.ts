@@ -1,8 +1,8 @@
-import type { ExchangeName, Market } from '../exchanges.js';
+import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import type { Clock } from '../clock.js';
 import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
-import { fromCcxtSymbol } from '../ticker.js';
+import { fromCcxtSymbol } from '../../market-model/ticker.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import type { CcxtBidAsk, FeedClient } from './feed-client.js';
 
@@ -65,28 +65,37 @@ export interface FeedConnectionOptions {
  *
  * ccxt never reconnects by itself: a dropped socket rejects its pending futures, which
  * `client.closed()` waits on, and this loop dials again with backoff. ccxt cannot see a socket
- * that answers pings but sends no data, so the loop also closes a connection silent for
- * `silenceTimeoutMs`.
+ * that answers pings but sends no data, nor a dead network path (bytes stop, TCP stays open), so
+ * the loop also destroys a connection silent for `silenceTimeoutMs` since its last quote, at
+ * once (no close handshake: a dead peer never answers one), and re-dials after the first
+ * reconnect delay.
  */
 export class FeedConnection {
   private stopped = false;
   private silenced = false;
   private lastDataAt = 0;
   private attempt = 0;
-  private readonly contractSizes: readonly number[];
+  /** Base units per unit of ccxt's amount, as `quantity × sizeMul ÷ sizeDiv` (one of them 1). */
+  private readonly sizeMul: readonly number[];
+  private readonly sizeDiv: readonly number[];
   private readonly multipliers: readonly number[];
   private groups: string[][];
   /** Symbols still watched (a refused one leaves it), by index into `o.symbols`. */
   private readonly active: Set<number>;
   /** A symbol was refused during the session just ended: re-dial at once, without backoff. */
   private refusedInSession = false;
+  /** The venue announced a service upgrade (okx `64008`, "please reconnect"): re-dial at once. */
+  private noticedInSession = false;
   private wake: (() => void) | null = null;
+  private silenceTimer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   reconnects = 0;
 
   constructor(private readonly o: FeedConnectionOptions) {
-    this.contractSizes = o.symbols.map((_, i) => o.contractSizes?.[i] ?? 1);
     this.multipliers = o.symbols.map((_, i) => o.multipliers?.[i] ?? 1);
+    const sizes = o.symbols.map((_, i) => (o.contractSizes?.[i] ?? 1) * (this.multipliers[i] ?? 1));
+    this.sizeDiv = sizes.map(divisorOf);
+    this.sizeMul = sizes.map((size, i) => (this.sizeDiv[i] === 1 ? size : 1));
     this.active = new Set(o.symbols.map((_, i) => i));
     this.groups = this.regroup();
     o.symbols.forEach((symbol, i) => this.hook(symbol, i));
@@ -130,12 +139,13 @@ export class FeedConnection {
       }
       this.emit('connecting');
       this.refusedInSession = false;
+      this.noticedInSession = false;
       const reason = await this.session(dialed);
       if (this.stopped) break;
       this.emit('disconnected', reason);
       await this.o.client.close().catch(() => undefined);
       // A refused symbol is gone; the rest re-subscribe at once: one reconnect, no backoff.
-      if (!this.refusedInSession) await this.sleep(backoffDelay(this.attempt++, this.o.backoff, this.o.random));
+      if (!this.refusedInSession && !this.noticedInSession) await this.sleep(backoffDelay(this.attempt++, this.o.backoff, this.o.random));
       if (!this.stopped) this.reconnects++;
     }
     this.emit('closed', this.active.size === 0 ? 'every symbol refused' : 'shutdown');
@@ -148,8 +158,7 @@ export class FeedConnection {
   private async session(dialed?: () => void): Promise<string> {
     this.silenced = false;
     this.lastDataAt = this.o.clock.now();
-    const period = Math.max(10, Math.floor(this.o.silenceTimeoutMs / 4));
-    const watchdog = setInterval(() => this.checkSilence(), period);
+    this.armSilence(this.o.silenceTimeoutMs);
     try {
       await Promise.all(this.groups.map((group) => this.o.client.watchBidsAsks([...group])));
       dialed?.();
@@ -160,10 +169,12 @@ export class FeedConnection {
     } catch (err) {
       const reason = this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       if (!this.silenced) this.refuseNamedIn(reason);
+      if (UPGRADE_NOTICE.test(reason)) this.noticedInSession = true;
       return reason;
     } finally {
       dialed?.();
-      clearInterval(watchdog);
+      if (this.silenceTimer) clearTimeout(this.silenceTimer);
+      this.silenceTimer = null;
     }
   }
 
@@ -200,19 +211,33 @@ export class FeedConnection {
     this.o.onState({ exchange, market, connectionId, state: 'refused', at: this.o.clock.now(), reason, ticker: fromCcxtSymbol(symbol) });
   }
 
+  /**
+   * The silence deadline is exact: the timer fires when the last quote is `silenceTimeoutMs` old.
+   * A quote moves the deadline without touching the timer (the hot path stays O(1)); a timer that
+   * fires early re-arms for what is left.
+   */
+  private armSilence(delayMs: number): void {
+    this.silenceTimer = setTimeout(() => this.checkSilence(), delayMs);
+  }
+
   private checkSilence(): void {
+    this.silenceTimer = null;
     if (this.silenced || this.stopped) return;
-    if (this.o.clock.now() - this.lastDataAt <= this.o.silenceTimeoutMs) return;
+    const quietMs = this.o.clock.now() - this.lastDataAt;
+    if (quietMs < this.o.silenceTimeoutMs) {
+      this.armSilence(this.o.silenceTimeoutMs - quietMs);
+      return;
+    }
     this.silenced = true;
-    // Closing rejects the pending futures (ExchangeClosedByUser), which ends the session.
-    void this.o.client.close().catch(() => undefined);
+    // Destroying the socket rejects the pending futures at once, which ends the session.
+    this.o.client.terminate();
   }
 
   /**
    * Replaces the symbol's cache slot with an accessor that hands each update to the sink and
    * keeps nothing: an update ccxt stores (with its `info`, the raw message) would otherwise live
    * until the market's next one, long enough to be copied by a scavenge and often promoted, and
-   * those copies were most of the worker's GC work (BENCHMARKS.md, issue 16). Reads see no entry;
+   * those copies were most of the worker's GC work (BENCHMARKS.md). Reads see no entry;
    * nothing in ccxt reads the cache on this path (`newUpdates` returns the update itself).
    */
   private hook(symbol: string, i: number): void {
@@ -234,13 +259,14 @@ export class FeedConnection {
     // One-sided or empty books carry no usable quote.
     if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) return;
     const lot = this.multipliers[i];
-    const size = this.contractSizes[i] * lot;
+    const mul = this.sizeMul[i];
+    const div = this.sizeDiv[i];
     this.o.sink.quote(
       this.o.indexes[i],
       lot === 1 ? bid : bid / lot,
       lot === 1 ? ask : ask / lot,
-      (e.bidVolume ?? 0) * size,
-      (e.askVolume ?? 0) * size,
+      ((e.bidVolume ?? 0) * mul) / div,
+      ((e.askVolume ?? 0) * mul) / div,
       e.timestamp ?? NaN,
       receivedAt,
     );
@@ -265,6 +291,24 @@ export class FeedConnection {
   }
 }
 
+/**
+ * okx's notice before a service upgrade (`{"event":"notice","code":"64008",...}`), which ccxt
+ * raises as an error on every future of the socket: the old socket still serves until the venue
+ * closes it (60 s later), so the new one is dialled at once.
+ */
+const UPGRADE_NOTICE = /\b64008\b/;
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A contract size below 1 that is a power of ten's reciprocal (okx and gate lots: 0.01, 0.0001)
+ * scales by dividing by that power: 2517 ÷ 10,000 is the double nearest 0.2517, where
+ * 2517 × 0.0001 is 0.25170000000000003. Any other size multiplies (divisor 1).
+ */
+function divisorOf(size: number): number {
+  if (!(size > 0 && size < 1)) return 1;
+  const inverse = Math.round(1 / size);
+  return 10 ** Math.round(Math.log10(inverse)) === inverse && 1 / inverse === size ? inverse : 1;
 }

@@ -1,9 +1,27 @@
 import type { Clock } from '../clock.js';
-import type { ExchangeName } from '../exchanges.js';
+import type { ExchangeName } from '../../market-model/exchanges.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 
 /** ccxt's classes for a venue's "too many requests" (429, binance's 418 ban, bybit's 403). */
 const RATE_LIMITED = new Set(['RateLimitExceeded', 'DDoSProtection']);
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+/**
+ * How each venue bans a client that calls too often, as the venues state it (docs/venues.md):
+ * only binance sends `Retry-After` (on its 429, and on the 418 bans that follow a call made
+ * during one, growing from 2 minutes); bybit answers 403 "access too frequent" and wants 10
+ * minutes without a call; okx (429 `50011`), gate and bitget (429) say nothing of how long, so
+ * the pause is at least their limit's window (okx 2 s, gate 10 s, bitget 1 s per endpoint).
+ */
+export const REST_BAN_RULES: Readonly<Record<ExchangeName, { readsRetryAfter: boolean; minPauseMs: number; banMinMs?: number }>> = {
+  binance: { readsRetryAfter: true, minPauseMs: 0, banMinMs: 2 * MINUTE },
+  bybit: { readsRetryAfter: false, minPauseMs: 10 * MINUTE },
+  okx: { readsRetryAfter: false, minPauseMs: 2 * SECOND },
+  gate: { readsRetryAfter: false, minPauseMs: 10 * SECOND },
+  bitget: { readsRetryAfter: false, minPauseMs: SECOND },
+};
 
 export class RestPausedError extends Error {
   constructor(exchange: ExchangeName, readonly untilMs: number, now: number) {
@@ -18,14 +36,24 @@ export interface FetchingClient {
   last_response_headers?: unknown;
 }
 
+/** A ban the gate started: no call to the venue until `untilMs`. */
+export interface RestBan {
+  exchange: ExchangeName;
+  untilMs: number;
+  /** The venue's answer, cut short. */
+  reason: string;
+}
+
+const MAX_REASON_CHARS = 200;
+
 /**
  * Keeps one exchange's REST calls off the venue after it answers "too many requests": ccxt's
- * limiter paces calls but does not read Retry-After, and calling on during it turns binance's
- * 429 into a 418 ban. The gate sits on the client's `fetch`, so a call ccxt had already queued
- * in its own throttle is stopped too, right before it would be sent. Until the pause ends calls
- * fail at once (callers keep their last values and retry on their own timers); the pause is the
- * venue's Retry-After, at least an exponential backoff that grows with every consecutive
- * rate-limit answer.
+ * limiter paces calls but reads no ban, and calling on during one turns binance's 429 into a
+ * 418 ban and restarts bybit's 10 minutes. The gate sits on the client's `fetch`, so a call ccxt
+ * had already queued in its own throttle is stopped too, right before it would be sent. Until
+ * the ban ends calls fail at once (callers keep their last values and retry on their own timers).
+ * The ban is the venue's rule (REST_BAN_RULES), at least an exponential backoff that grows with
+ * every consecutive rate-limit answer; `onBan` hears of each ban once, when it starts or grows.
  */
 export class RestGate {
   private pausedUntil = 0;
@@ -36,7 +64,13 @@ export class RestGate {
     private readonly clock: Clock,
     private readonly backoff: BackoffPolicy,
     private readonly random: () => number = Math.random,
+    private readonly onBan: (ban: RestBan) => void = () => undefined,
   ) {}
+
+  /** Until when calls are refused (0 or past: not banned). */
+  get bannedUntil(): number {
+    return this.pausedUntil;
+  }
 
   /** Puts the gate in front of every REST call of this client. */
   attach<C extends FetchingClient>(client: C): C {
@@ -49,16 +83,25 @@ export class RestGate {
         this.strikes = 0;
         return value;
       } catch (err) {
-        if (err instanceof Error && RATE_LIMITED.has(err.name)) this.pause(retryAfterMs(client.last_response_headers));
+        if (err instanceof Error && RATE_LIMITED.has(err.name)) this.pause(err, retryAfterMs(client.last_response_headers));
         throw err;
       }
     };
     return client;
   }
 
-  private pause(retryAfter: number | undefined): void {
-    const wait = Math.max(retryAfter ?? 0, backoffDelay(this.strikes++, this.backoff, this.random));
-    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + wait);
+  private pause(err: Error, retryAfter: number | undefined): void {
+    const rule = REST_BAN_RULES[this.exchange];
+    // binance's 418 is a ban of at least 2 minutes, whatever Retry-After says. ccxt raises its 429
+    // and its 418 alike (DDoSProtection), so the status in the message tells them apart.
+    const banned = rule.banMinMs !== undefined && /\b418\b|banned until/i.test(err.message) ? rule.banMinMs : 0;
+    const given = rule.readsRetryAfter ? (retryAfter ?? 0) : 0;
+    const wait = Math.max(given, banned, rule.minPauseMs, backoffDelay(this.strikes++, this.backoff, this.random));
+    const until = this.clock.now() + wait;
+    if (until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    // Query strings are left out: a signed call's carries its signature.
+    this.onBan({ exchange: this.exchange, untilMs: until, reason: err.message.replace(/\?\S*/g, '').slice(0, MAX_REASON_CHARS) });
   }
 }
 

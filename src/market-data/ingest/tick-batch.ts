@@ -133,3 +133,23 @@ export function forEachTick(
     );
   }
 }
+
+/** One entry of a batch, as `packTicks` writes it. */
+export interface TickEntry {
+  index: number;
+  bid: number;
+  ask: number;
+  bidQty: number;
+  askQty: number;
+  exchangeTime: number | null;
+  receivedAt: number;
+}
+
+/** A batch of the given entries, in the workers' layout (in-memory sources and tests). */
+export function packTicks(entries: readonly TickEntry[]): Float64Array {
+  const batch = new Float64Array(entries.length * TICK_STRIDE);
+  entries.forEach((e, k) => {
+    batch.set([e.index, e.bid, e.ask, e.bidQty, e.askQty, e.exchangeTime ?? Number.NaN, e.receivedAt], k * TICK_STRIDE);
+  });
+  return batch;
+}

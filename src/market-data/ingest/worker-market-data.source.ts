@@ -1,20 +1,22 @@
 import { type Observable, Subject } from 'rxjs';
 import type { BackoffPolicy } from '../ccxt/backoff.js';
 import type { Clock } from '../clock.js';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../market-model/exchanges.js';
 import type {
   ConnectionEvent,
   CurrencyNetwork,
+  FundingSettlementRead,
   FundingSnapshot,
   MarketDataSource,
   MarketListing,
-  QuoteTick,
   TradingFee,
   VolumeEntry,
 } from '../market-data-source.js';
+import { MarketTable } from '../market-table.js';
 import type { IngestWorkerConfig, IngestWorkerStats, RestMethod } from './ingest-protocol.js';
-import { IngestWorker } from './ingest-worker.js';
-import { forEachTick } from './tick-batch.js';
+import { IngestWorker } from './ingest-worker.handle.js';
+import { forEachBook } from '../depth/book-batch.js';
+import type { DepthBook, DepthSource } from '../depth/depth-book.js';
 import type { WorkerScript } from './worker-script.js';
 
 /**
@@ -22,7 +24,7 @@ import type { WorkerScript } from './worker-script.js';
  * update, its `info`, strings) and keeps each update until the market's next one, a fraction of a
  * second later. With V8's default young generation those updates outlive a scavenge, are promoted
  * and die in the old generation, whose collections then cost more CPU than the rest of the
- * worker's own work; with 96 MB they die young (BENCHMARKS.md, issue 16).
+ * worker's own work; with 96 MB they die young (BENCHMARKS.md).
  */
 export const WORKER_YOUNG_GENERATION_MB = 96;
 
@@ -42,13 +44,6 @@ export interface WorkerSourceOptions {
   closeTimeoutMs?: number;
 }
 
-/** A market of the serving thread's table: what a tick batch's market index stands for. */
-interface MarketEntry {
-  exchange: ExchangeName;
-  market: Market;
-  ticker: string;
-}
-
 /** What the ingest workers report, summed per exchange (metrics, tests, benchmarks). */
 export interface IngestCounters {
   received: Record<ExchangeName, number>;
@@ -57,22 +52,28 @@ export interface IngestCounters {
 }
 
 /**
- * MarketDataSource whose exchanges run in worker threads (issue 16): the serving thread keeps
- * the market table and turns each transferred batch into ticks; the workers own every ccxt
- * client, REST and websocket alike. A worker that dies is restarted by its IngestWorker; its
+ * MarketDataSource whose exchanges run in worker threads: the serving thread keeps the market
+ * table (indexes assigned as markets are watched) and passes each transferred batch on as it
+ * came; the workers own every ccxt client, REST and websocket alike. A worker that dies is restarted by its IngestWorker; its
  * exchanges' connections show disconnected until the new worker reconnects them.
  */
-export class WorkerMarketDataSource implements MarketDataSource {
-  private readonly tickSubject = new Subject<QuoteTick>();
+export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
+  private readonly batchSubject = new Subject<Float64Array>();
   private readonly eventSubject = new Subject<ConnectionEvent>();
-  readonly ticks: Observable<QuoteTick> = this.tickSubject.asObservable();
+  readonly batches: Observable<Float64Array> = this.batchSubject.asObservable();
   readonly connectionEvents: Observable<ConnectionEvent> = this.eventSubject.asObservable();
-  private readonly table: MarketEntry[] = [];
+  readonly marketTable = new MarketTable();
   private readonly workers: IngestWorker[];
   private readonly byExchange = new Map<ExchangeName, IngestWorker>();
   /** Last state per connection id, so a dead worker's connections can be reported down. */
   private readonly connections = new Map<string, ConnectionEvent>();
   private readonly stats = new Map<IngestWorker, IngestWorkerStats>();
+  private readonly bookSubject = new Subject<DepthBook>();
+  /** Changed order books of the held routes' legs, as the workers report them. */
+  readonly books: Observable<DepthBook> = this.bookSubject.asObservable();
+  /** Book ids: the serving thread's table of (exchange, market, ticker), as the market table is for quotes. */
+  private readonly bookTable: { exchange: ExchangeName; market: Market; ticker: string }[] = [];
+  private readonly bookIds = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly o: WorkerSourceOptions) {
@@ -95,6 +96,10 @@ export class WorkerMarketDataSource implements MarketDataSource {
     return this.call<FundingSnapshot[]>('fetchFundingRates', exchange);
   }
 
+  fetchFundingHistory(exchange: ExchangeName, ticker: string, since: number): Promise<FundingSettlementRead[]> {
+    return this.call<FundingSettlementRead[]>('fetchFundingHistory', exchange, { ticker, since });
+  }
+
   fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
     return this.call<TradingFee[]>('fetchTradingFees', exchange);
   }
@@ -106,8 +111,20 @@ export class WorkerMarketDataSource implements MarketDataSource {
   watch(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
     const worker = this.byExchange.get(exchange);
     if (this.closed || !worker || tickers.length === 0) return;
-    const indexes = tickers.map((ticker) => this.table.push({ exchange, market, ticker }) - 1);
+    const indexes = tickers.map((ticker) => this.marketTable.indexOf({ exchange, market, ticker }));
     worker.watch(exchange, market, [...tickers], indexes);
+  }
+
+  holdBooks(exchange: ExchangeName, market: Market, tickers: readonly string[]): void {
+    const worker = this.byExchange.get(exchange);
+    if (this.closed || !worker) return;
+    const books = tickers.map((ticker) => {
+      const key = `${exchange}|${market}|${ticker}`;
+      let id = this.bookIds.get(key);
+      if (id === undefined) this.bookIds.set(key, (id = this.bookTable.push({ exchange, market, ticker }) - 1));
+      return { id, ticker };
+    });
+    worker.holdBooks(exchange, market, books);
   }
 
   /** The worker threads, for diagnostics (and the test that kills one). */
@@ -139,14 +156,15 @@ export class WorkerMarketDataSource implements MarketDataSource {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.workers.map((w) => w.close()));
-    this.tickSubject.complete();
+    this.batchSubject.complete();
+    this.bookSubject.complete();
     this.eventSubject.complete();
   }
 
-  private async call<T>(method: RestMethod, exchange: ExchangeName): Promise<T> {
+  private async call<T>(method: RestMethod, exchange: ExchangeName, history?: { ticker: string; since: number }): Promise<T> {
     const worker = this.byExchange.get(exchange);
     if (!worker) throw new Error(`${exchange} is not a configured exchange`);
-    return (await worker.call(method, exchange)) as T;
+    return (await worker.call(method, exchange, history)) as T;
   }
 
   private createWorker(exchanges: ExchangeName[]): IngestWorker {
@@ -162,7 +180,8 @@ export class WorkerMarketDataSource implements MarketDataSource {
       closeTimeoutMs: this.o.closeTimeoutMs ?? 5_000,
       heap: { oldGenerationMb: this.o.heapMb, youngGenerationMb: WORKER_YOUNG_GENERATION_MB },
       hooks: {
-        onBatch: (batch) => this.applyBatch(batch),
+        onBatch: (batch) => this.batchSubject.next(batch),
+        onBooks: (batch) => this.applyBooks(batch),
         onState: (event) => this.onState(event),
         onStats: (stats) => this.stats.set(worker, stats),
         onExit: (reason) => this.onWorkerExit(exchanges, reason),
@@ -171,15 +190,18 @@ export class WorkerMarketDataSource implements MarketDataSource {
     return worker;
   }
 
-  private applyBatch(batch: Float64Array): void {
-    forEachTick(batch, (index, bid, ask, bidQty, askQty, exchangeTime, receivedAt) => {
-      const entry = this.table[index];
-      if (!entry) return;
-      this.tickSubject.next({ exchange: entry.exchange, market: entry.market, ticker: entry.ticker, bid, ask, bidQty, askQty, exchangeTime, receivedAt });
+  private applyBooks(batch: Float64Array): void {
+    forEachBook(batch, (id, receivedAt, bids, asks) => {
+      const entry = this.bookTable[id];
+      if (entry) this.bookSubject.next({ exchange: entry.exchange, market: entry.market, ticker: entry.ticker, bids, asks, receivedAt });
     });
   }
 
   private onState(event: ConnectionEvent): void {
+    if (event.state === 'rest-banned') {
+      this.eventSubject.next(event);
+      return;
+    }
     if (event.state === 'closed') this.connections.delete(event.connectionId);
     else this.connections.set(event.connectionId, event);
     this.eventSubject.next(event);

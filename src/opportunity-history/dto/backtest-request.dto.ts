@@ -3,8 +3,8 @@ import { Required } from '../../common/validation/required.decorator.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /**
- * Body of POST /v1/opportunity-history/backtest (SPEC 4.8). As for stats, the DTO reports
- * missing members only; parseBacktestRequest checks the rest in D2's order.
+ * Body of POST /v1/opportunity-history/backtest (rules: backtest). As for stats, the DTO reports
+ * missing members only; parseBacktestRequest checks the rest in the `errors` rule's order.
  */
 export class BacktestRequestDto {
   @ApiField.ticker('input', { description: 'BASE-QUOTE or BASEQUOTE, any case' })
@@ -38,4 +38,8 @@ export class BacktestRequestDto {
   @ApiField.integer({ required: false, minimum: 0, maximum: 1440, default: 0, example: 30, description: 'Minutes the capital is in transit, 0-1440' })
   @Allow()
   transferMinutes?: unknown;
+
+  @ApiField.enum(['day', 'week', 'month'], { required: false, default: 'day', description: 'Unit of the answer\'s breakdown, São Paulo calendar (weeks start on Monday)' })
+  @Allow()
+  breakdown?: unknown;
 }

@@ -1,6 +1,38 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { BacktestOperation, BacktestResult } from '../backtest.engine.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
+import type { TradeMetrics } from '../../common/trade-metrics/metrics.engine.js';
+import { EQUITY_CURVE_POINTS, type BreakdownRow, type EquityPoint } from '../../common/trade-metrics/report-series.engine.js';
+import { TradeMetricsDto } from '../../common/trade-metrics/trade-metrics.dto.js';
+
+export class EquityPointDto {
+  @ApiField.dateTime({ description: 'The look-back start (the capital), then the arrival of an operation, RFC 3339 UTC' })
+  time: string;
+
+  @ApiProperty({ example: 1004.2, description: 'capital + Σ netUsd of the operations settled by then' })
+  equityUsd: number;
+}
+
+export class BacktestBreakdownRowDto {
+  @ApiProperty({ example: '2026-03-02', description: 'São Paulo day YYYY-MM-DD, week (its Monday, YYYY-MM-DD) or month YYYY-MM' })
+  period: string;
+
+  @ApiField.integer({ minimum: 1, example: 14, description: 'Completed + expired operations that arrived in the period' })
+  trades: number;
+
+  @ApiProperty({ example: 3.2 })
+  netUsd: number;
+
+  @ApiProperty({ example: 64.3, description: 'Percent of those with netUsd > 0' })
+  winRate: number;
+}
+
+/** What the metrics add to a backtest: each completed or expired operation is one trade. */
+export interface BacktestReport {
+  metrics: TradeMetrics;
+  equityCurve: EquityPoint[];
+  breakdown: BreakdownRow[];
+}
 
 export class BacktestOperationDto {
   @ApiField.dateTime({ example: '2026-03-02T14:00:00.000Z', description: 'RFC 3339 UTC' })
@@ -15,10 +47,10 @@ export class BacktestOperationDto {
   @ApiProperty({ example: 0.62, description: 'Spread on the basis at entry, percent' })
   entrySpread: number;
 
-  @ApiProperty({ type: Number, nullable: true, example: 0.48, description: '0 when expired; null when unresolved' })
+  @ApiProperty({ type: Number, nullable: true, example: 0.48, description: 'Gross spread at exit, percent; 0 when expired; null when unresolved' })
   exitGrossSpread: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, example: 0.18 })
+  @ApiProperty({ type: Number, nullable: true, example: 0.18, description: 'netUsd ÷ capital × 100; null when unresolved' })
   netPercent: number | null;
 
   @ApiProperty({ type: Number, nullable: true, example: 4.8 })
@@ -35,7 +67,7 @@ export class BacktestOperationDto {
   }
 }
 
-/** SPEC 2.11 with D9's rules; aggregates exclude unresolved operations. */
+/** The `backtest` rule with the `windows` rule's rules; aggregates exclude unresolved operations. */
 export class BacktestResultDto {
   @ApiField.integer({ minimum: 0, example: 12, description: 'completed + expired + unresolved' })
   trades: number;
@@ -73,7 +105,22 @@ export class BacktestResultDto {
   @ApiProperty({ type: [BacktestOperationDto], maxItems: 200, description: 'The last 200 operations, oldest first' })
   history: BacktestOperationDto[];
 
-  static from(result: BacktestResult): BacktestResultDto {
-    return { ...result, history: result.history.map((op) => BacktestOperationDto.from(op)) };
+  @ApiProperty({ type: TradeMetricsDto, description: 'Over the completed and expired operations, each one trade closed at its arrival' })
+  metrics: TradeMetricsDto;
+
+  @ApiProperty({ type: [EquityPointDto], maxItems: EQUITY_CURVE_POINTS, description: 'Equity after each settled operation, downsampled by time to at most 500 points' })
+  equityCurve: EquityPointDto[];
+
+  @ApiProperty({ type: [BacktestBreakdownRowDto], description: 'Per São Paulo day, week or month (request member breakdown), oldest first; periods without operations are left out' })
+  breakdown: BacktestBreakdownRowDto[];
+
+  static from(result: BacktestResult, report: BacktestReport): BacktestResultDto {
+    return {
+      ...result,
+      history: result.history.map((op) => BacktestOperationDto.from(op)),
+      metrics: TradeMetricsDto.from(report.metrics),
+      equityCurve: report.equityCurve.map((p) => ({ time: new Date(p.time).toISOString(), equityUsd: p.equityUsd })),
+      breakdown: report.breakdown,
+    };
   }
 }

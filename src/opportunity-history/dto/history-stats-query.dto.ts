@@ -3,7 +3,7 @@ import { Required } from '../../common/validation/required.decorator.js';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
 /**
- * Query of GET /v1/opportunity-history/stats. The DTO reports missing members only (D2 puts
+ * Query of GET /v1/opportunity-history/stats. The DTO reports missing members only (the `errors` rule puts
  * `<field> is required` first, in this order); every other rule is checked in the service by
  * parseRouteParams, against the configured exchanges.
  */

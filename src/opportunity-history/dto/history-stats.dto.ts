@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** D9 statistics of one route over the look-back; spreads in percent on the basis. */
+/** The `windows` rule statistics of one route over the look-back; spreads in percent on the basis. */
 export class HistoryStatsDto {
   @ApiField.ticker('canonical')
   ticker: string;
@@ -30,13 +30,13 @@ export class HistoryStatsDto {
   @ApiProperty({ example: 128.5, description: 'Samples at or above the threshold × HISTORY_INTERVAL_MS ÷ 60,000' })
   minutesAbove: number;
 
-  @ApiProperty({ type: Number, nullable: true, example: 1.42 })
+  @ApiProperty({ type: Number, nullable: true, example: 1.42, description: 'Largest spread of the samples on the basis asked (gross or net), percent' })
   maxSpread: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, example: 0.08 })
+  @ApiProperty({ type: Number, nullable: true, example: 0.08, description: 'Mean spread of the samples on the basis asked, percent' })
   avgSpread: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, example: 0.05, description: 'Nearest-rank median' })
+  @ApiProperty({ type: Number, nullable: true, example: 0.05, description: 'Nearest-rank median spread, percent' })
   p50Spread: number | null;
 
   @ApiProperty({ type: Number, nullable: true, example: 0.31, description: 'Nearest-rank 90th percentile' })

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** One row of an import (D8); documentation only, import-rows.ts validates. */
+/** One row of an import (rules: history-import); documentation only, import-rows.ts validates. */
 export class ImportHistoryRowDto {
   @ApiField.dateTime({ example: '2026-03-01T12:00:00Z', description: 'RFC 3339' })
   time: string;
@@ -21,13 +21,13 @@ export class ImportHistoryRowDto {
   @ApiProperty({ example: 65390.5, description: 'Bid on the sell exchange, > 0' })
   sellPrice: number;
 
-  @ApiProperty({ example: 0.6 })
+  @ApiProperty({ example: 0.6, description: 'Gross spread as recorded, percent: (sellPrice − buyPrice) ÷ buyPrice × 100' })
   grossSpreadPercent: number;
 
-  @ApiProperty({ example: 0.1, description: '≥ 0' })
+  @ApiProperty({ example: 0.1, description: 'Taker fee on the buy exchange, percent (0.1 is 0.1 %), ≥ 0' })
   buyFeePercent: number;
 
-  @ApiProperty({ example: 0.1, description: '≥ 0' })
+  @ApiProperty({ example: 0.1, description: 'Taker fee on the sell exchange, percent (0.1 is 0.1 %), ≥ 0' })
   sellFeePercent: number;
 
   @ApiProperty({ example: 0.00002, description: 'Base units, ≥ 0' })

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
+import { OpportunitySizeDto } from './opportunity-size.dto.js';
 
-/** SPEC 2.6: one event of GET /v1/realtime/arbitrage. */
+/** The `opportunities` rule: one event of GET /v1/realtime/arbitrage. */
 export class OpportunityEventDto {
   @ApiField.ticker('canonical')
   ticker: string;
@@ -32,14 +33,14 @@ export class OpportunityEventDto {
   @ApiField.dateTime({ example: '2026-11-22T12:00:00.200Z', description: 'ISO 8601 time of detection' })
   timestamp: string;
 
-  // Issue 21, additive: what the spread is worth after costs, whether it can be acted on, and its age.
+  // the net spread stream, additive: what the spread is worth after costs, whether it can be acted on, and its age.
 
   @ApiProperty({
     example: 0.0302,
     description:
       'Net spread in percent, 8 decimals: profitPercentAskBid − buy taker fee % − sell taker fee % − withdrawal fee ' +
       '(of `network`, in USDT at buyPrice) ÷ NET_REFERENCE_USDT (default 1000) × 100. May be negative. Unknown fees ' +
-      'take the D8 defaults (taker 0.1 %, withdrawal 1 USD) and set costsEstimated',
+      'take the defaults (taker 0.1 %, withdrawal 1 USD) and set costsEstimated',
   })
   netProfitPercent: number;
 
@@ -56,7 +57,7 @@ export class OpportunityEventDto {
   @ApiProperty({ example: true, description: 'Withdrawal on the buy exchange and deposit on the sell exchange are open on `network`' })
   transferable: boolean;
 
-  @ApiProperty({ example: false, description: 'Some fee in netProfitPercent is a D8 default, not the exchange’s own figure' })
+  @ApiProperty({ example: false, description: 'Some fee in netProfitPercent is a default (taker 0.1 %, withdrawal 1 USD), not the exchange’s own figure' })
   costsEstimated: boolean;
 
   @ApiProperty({
@@ -67,4 +68,14 @@ export class OpportunityEventDto {
 
   @ApiProperty({ example: 12150, type: 'integer', description: 'timestamp − openedAt, in ms' })
   ageMs: number;
+
+  // Additive: the route priced at a size, walking both order books.
+
+  @ApiProperty({
+    type: OpportunitySizeDto,
+    nullable: true,
+    description: 'The route priced at the client\'s `size` (default NET_REFERENCE_USDT) walking both order books; null while ' +
+      'either book is unknown (not held yet, older than 5 s, or DEPTH_ENABLED=0)',
+  })
+  size: OpportunitySizeDto | null;
 }

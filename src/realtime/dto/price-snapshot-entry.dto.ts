@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 
-/** SPEC 2.7 plus `market` (D6): one element of a GET /v1/realtime/prices event. */
+/** The `opportunities` rule plus `market` (rules: opportunities): one element of a GET /v1/realtime/prices event. */
 export class PriceSnapshotEntryDto {
   @ApiField.ticker('canonical')
   ticker: string;

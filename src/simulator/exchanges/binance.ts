@@ -1,13 +1,16 @@
-import type { Market } from '../../market-data/exchanges.js';
+import type { Market } from '../../market-model/exchanges.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import type { SimNetwork } from '../network-state.js';
 import {
   apiKeyOf, baseOf, ok, parseJsonObject, stringList, tickerFromId,
-  type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
+  type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
+import { levelFormat, rows, scaled } from './depth-levels.js';
 import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-rest.js';
+import { binanceFundingHistory } from './funding-history-rest.js';
 import { venueInstrument, venueQuote } from '../venue-lots.js';
+import { withVenueStatus } from './venue-status.js';
 
 /**
  * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
@@ -103,7 +106,7 @@ function safeJson(text: string | null): unknown {
 
 function exchangeInfo(state: MarketState, market: Market): RestReply {
   const build = market === 'SPOT' ? spotSymbol : futuresSymbol;
-  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map((i) => build(venueInstrument('binance', market, i))) });
+  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map((i) => withVenueStatus(state, 'binance', market, i.ticker, build(venueInstrument('binance', market, i)))) });
 }
 
 function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {
@@ -115,7 +118,7 @@ function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {
     specialTips: '', specialWithdrawTips: '', name: n.network, resetAddressStatus: false, addressRegex: '',
     addressRule: '', memoRegex: '', withdrawFee: formatPlain(n.withdrawFee), withdrawMin: formatPlain(n.withdrawFee * 2),
     withdrawMax: '9999999999.99999999', withdrawInternalMin: '0.00000001', depositDust: '0.00000001', minConfirm: '12',
-    unLockConfirm: '0', sameAddress: false, estimatedArrivalTime: 5, busy: false, contractAddressUrl: '', contractAddress: '',
+    unLockConfirm: '0', sameAddress: false, estimatedArrivalTime: 5, busy: false, contractAddressUrl: '', contractAddress: n.contract ?? '',
   };
 }
 
@@ -132,26 +135,59 @@ function capitalConfig(req: RestRequest, state: MarketState): RestReply {
   })));
 }
 
+/** Depth streams: diff `depth[@100ms]` (with the REST snapshot) and partial `depth<5|10|20>[@100ms]`. */
+const DEPTH_STREAM = /^depth(5|10|20)?(@100ms|@250ms|@500ms)?$/;
+
+function subscriptionOf(param: string, market: Market, state: MarketState): Subscription | undefined {
+  const [id = '', channel = '', speed] = param.split('@');
+  const stream = speed === undefined ? channel : `${channel}@${speed}`;
+  const ticker = tickerFromId(id, state);
+  if (!ticker) return undefined;
+  if (stream === 'bookTicker') return { market, ticker };
+  return DEPTH_STREAM.test(stream) ? { market, ticker, depth: stream } : undefined;
+}
+
 function subscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
   const market = marketOfHost(session.host);
-  const method = msg.method;
-  for (const param of stringList(msg.params)) {
-    const [id, channel] = param.split('@');
-    const ticker = id && channel === 'bookTicker' ? tickerFromId(id, state) : undefined;
-    if (!ticker) continue;
-    if (method === 'SUBSCRIBE') {
-      session.subscribe({ market, ticker });
-    } else {
-      session.unsubscribe({ market, ticker });
-    }
+  const subs = stringList(msg.params).flatMap((param) => subscriptionOf(param, market, state) ?? []);
+  for (const sub of subs) {
+    if (msg.method === 'SUBSCRIBE') session.subscribe(sub);
+    else session.unsubscribe(sub);
   }
   session.reply({ result: null, id: msg.id ?? null });
-  if (method === 'SUBSCRIBE') {
-    for (const param of stringList(msg.params)) {
-      const ticker = tickerFromId(param.split('@')[0] ?? '', state);
-      if (ticker) session.pushNow({ market, ticker });
-    }
+  if (msg.method === 'SUBSCRIBE') for (const sub of subs) session.pushNow(sub);
+}
+
+/** REST depth snapshot (`/api/v3/depth`, `/fapi/v1/depth`): top `limit` levels and the update id diffs continue from. */
+function depthSnapshot(req: RestRequest, state: MarketState, market: Market): RestReply {
+  const ticker = tickerFromId(req.query.get('symbol') ?? '', state);
+  const quote = ticker ? state.get('binance', market, ticker) : undefined;
+  const book = quote ? state.book(quote) : undefined;
+  if (!quote || !book) return { status: 400, body: { code: -1121, msg: 'Invalid symbol.' } };
+  const limit = Math.min(Number(req.query.get('limit') ?? (market === 'SPOT' ? 100 : 500)) || 100, market === 'SPOT' ? 5000 : 1000);
+  const format = levelFormat(quote, state);
+  const sides = { lastUpdateId: book.id, bids: rows(scaled(quote, book.bids), format, limit), asks: rows(scaled(quote, book.asks), format, limit) };
+  const now = Date.now();
+  return ok(market === 'SPOT' ? sides : { ...sides, E: now, T: now });
+}
+
+function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string | undefined {
+  const { quote, book, delta } = frame;
+  const format = levelFormat(quote, state);
+  const partial = DEPTH_STREAM.exec(sub.depth ?? '')?.[1];
+  const s = idOf(venueQuote(quote).ticker);
+  const now = Date.now();
+  if (partial !== undefined) {
+    const bids = rows(scaled(quote, book.bids), format, Number(partial));
+    const asks = rows(scaled(quote, book.asks), format, Number(partial));
+    // Spot partial depth is the bare top of book; usd-m futures send it as a depthUpdate event.
+    return JSON.stringify(sub.market === 'SPOT'
+      ? { lastUpdateId: book.id, bids, asks }
+      : { e: 'depthUpdate', E: now, T: now, s, U: delta?.first ?? book.id, u: book.id, pu: (delta?.first ?? book.id) - 1, b: bids, a: asks });
   }
+  if (!delta) return undefined;
+  const body = { e: 'depthUpdate', E: now, s, U: delta.first, u: delta.last, b: rows(scaled(quote, delta.bids), format), a: rows(scaled(quote, delta.asks), format) };
+  return JSON.stringify(sub.market === 'SPOT' ? body : { ...body, T: now, pu: delta.first - 1 });
 }
 
 export const binanceProtocol: ExchangeProtocol = {
@@ -174,6 +210,11 @@ export const binanceProtocol: ExchangeProtocol = {
         return capitalConfig(req, state);
       case '/fapi/v1/fundingInfo':
         return ok(binanceFundingInfo(fundingRows(state, 'binance')));
+      case '/api/v3/depth':
+      case '/fapi/v1/depth':
+        return depthSnapshot(req, state, market);
+      case '/fapi/v1/fundingRate':
+        return binanceFundingHistory(req, state);
       case '/api/v3/ping':
       case '/fapi/v1/ping':
         return ok({});
@@ -189,6 +230,7 @@ export const binanceProtocol: ExchangeProtocol = {
     if (msg && (msg.method === 'SUBSCRIBE' || msg.method === 'UNSUBSCRIBE')) subscribe(session, msg, state);
     else if (msg) session.reply({ code: 2, msg: 'Invalid request: unknown method', id: msg.id ?? null });
   },
+  renderDepth,
   render(unit, state) {
     const i = state.instrument(unit.ticker);
     const tick = i ? venueInstrument('binance', unit.market, i).tick : 1e-8;

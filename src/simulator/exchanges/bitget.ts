@@ -1,16 +1,19 @@
-import type { Market } from '../../market-data/exchanges.js';
+import type { Market } from '../../market-model/exchanges.js';
 import { decimalsOf, formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import {
   objectList, ok, parseJsonObject, tickerFromId,
-  type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
+  type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
+import { bookChecksum, levelFormat, rows } from './depth-levels.js';
 import { bitgetCurrentFundRate, fundingFields, fundingRows } from './funding-rest.js';
+import { bitgetFundingHistory } from './funding-history-rest.js';
+import { withVenueStatus } from './venue-status.js';
 
 /**
  * Bitget v2: REST on api.bitget.com/api/v2 (spot, mix with productType USDT-FUTURES), one public
  * websocket ws.bitget.com/v2/ws/public for both; bid/ask is the `ticker` channel (ccxt's
- * watchBidsAsks reads bidPr/askPr/bidSz/askSz from it). Keepalive is text `ping` → `pong`.
+ * watchBidsAsks reads bidPr/askPr/bidSz/askSz from it), depth `books` and `books1|5|15|50`. Keepalive is text `ping` → `pong`.
  */
 const PERP_INST_TYPE = 'USDT-FUTURES';
 
@@ -76,7 +79,7 @@ function coins(state: MarketState): Record<string, unknown>[] {
     chains: networks.map((n) => ({
       chain: n.network, needTag: 'false', withdrawable: String(n.withdrawEnabled), rechargeable: String(n.depositEnabled),
       withdrawFee: String(n.withdrawFee), extraWithdrawFee: '0', depositConfirm: '12', withdrawConfirm: '64',
-      minDepositAmount: '0', minWithdrawAmount: '0', browserUrl: '', contractAddress: '', withdrawStep: '0',
+      minDepositAmount: '0', minWithdrawAmount: '0', browserUrl: '', contractAddress: n.contract ?? '', withdrawStep: '0',
       withdrawMinScale: '8', congestion: 'normal',
     })),
   }));
@@ -86,17 +89,19 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   const usdtPerps = req.query.get('productType')?.toUpperCase() === PERP_INST_TYPE;
   switch (req.path) {
     case '/api/v2/spot/public/symbols':
-      return envelope(state.listed('bitget', 'SPOT').map(spotSymbol));
+      return envelope(state.listed('bitget', 'SPOT').map((i) => withVenueStatus(state, 'bitget', 'SPOT', i.ticker, spotSymbol(i))));
     case '/api/v2/margin/currencies':
       return envelope([]);
     case '/api/v2/spot/public/coins':
       return envelope(coins(state));
     case '/api/v2/mix/market/contracts':
-      return envelope(usdtPerps ? state.listed('bitget', 'FUTURES').map((i) => contract(i, state)) : []);
+      return envelope(usdtPerps ? state.listed('bitget', 'FUTURES').map((i) => withVenueStatus(state, 'bitget', 'FUTURES', i.ticker, contract(i, state))) : []);
     case '/api/v2/spot/market/tickers':
       return tickers(state, 'SPOT');
     case '/api/v2/mix/market/tickers':
       return usdtPerps ? tickers(state, 'FUTURES') : envelope([]);
+    case '/api/v2/mix/market/history-fund-rate':
+      return bitgetFundingHistory(req, state);
     case '/api/v2/mix/market/current-fund-rate':
       return envelope(usdtPerps ? fundingRows(state, 'bitget', req.query.get('symbol')).map(bitgetCurrentFundRate) : []);
     case '/api/v2/public/time':
@@ -106,12 +111,32 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   }
 }
 
+/** Depth channels: `books` (full book, snapshot then updates with a checksum), `books1|5|15|50` (snapshot each push). */
+const DEPTH_CHANNELS: Readonly<Record<string, number>> = { books: Number.POSITIVE_INFINITY, books1: 1, books5: 5, books15: 15, books50: 50 };
+
 function subscriptionOf(arg: Record<string, unknown>, state: MarketState): Subscription | undefined {
-  if (arg.channel !== 'ticker' || typeof arg.instId !== 'string') return undefined;
+  const channel = typeof arg.channel === 'string' ? arg.channel : '';
+  if ((channel !== 'ticker' && !(channel in DEPTH_CHANNELS)) || typeof arg.instId !== 'string') return undefined;
   const instType = typeof arg.instType === 'string' ? arg.instType.toUpperCase() : '';
   const market: Market | undefined = instType === 'SPOT' ? 'SPOT' : instType === PERP_INST_TYPE ? 'FUTURES' : undefined;
   const ticker = tickerFromId(arg.instId, state);
-  return market && ticker && state.isListed('bitget', market, ticker) ? { market, ticker } : undefined;
+  if (!market || !ticker || !state.isListed('bitget', market, ticker)) return undefined;
+  return channel === 'ticker' ? { market, ticker } : { market, ticker, depth: channel };
+}
+
+function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
+  const { quote, book, delta } = frame;
+  const format = levelFormat(quote, state);
+  const channel = sub.depth ?? 'books';
+  const bids = rows(book.bids, format, DEPTH_CHANNELS[channel]);
+  const asks = rows(book.asks, format, DEPTH_CHANNELS[channel]);
+  const arg = { instType: sub.market === 'SPOT' ? 'SPOT' : PERP_INST_TYPE, channel, instId: idOf(quote.ticker) };
+  const ts = Date.now();
+  const incremental = channel === 'books' && delta !== undefined;
+  const data = incremental
+    ? { asks: rows(delta.asks, format), bids: rows(delta.bids, format), checksum: bookChecksum(bids, asks), seq: delta.last, ts: String(ts) }
+    : { asks, bids, checksum: channel === 'books' ? bookChecksum(bids, asks) : 0, seq: book.id, ts: String(ts) };
+  return JSON.stringify({ action: incremental ? 'update' : 'snapshot', arg, data: [data], ts });
 }
 
 function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
@@ -142,6 +167,7 @@ export const bitgetProtocol: ExchangeProtocol = {
     if (msg?.op === 'subscribe' || msg?.op === 'unsubscribe') onSubscribe(session, msg, state);
     else session.reply({ event: 'error', code: 30016, msg: 'param error' });
   },
+  renderDepth,
   render(q, state) {
     const i = state.instrument(q.ticker);
     if (!i) return '{}';

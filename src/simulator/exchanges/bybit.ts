@@ -1,17 +1,22 @@
-import type { Market } from '../../market-data/exchanges.js';
+import type { Market } from '../../market-model/exchanges.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import type { SimNetwork } from '../network-state.js';
 import {
   apiKeyOf, listedTickerFromId, ok, parseJsonObject, stringList,
-  type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
+  type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
+import { levelFormat, rows, scaled } from './depth-levels.js';
+import { deltaWithin } from '../depth-book.js';
 import { bybitFundingInterval, fundingFields } from './funding-rest.js';
+import { bybitFundingHistory } from './funding-history-rest.js';
 import { venueInstrument, venueQuote } from '../venue-lots.js';
+import { withVenueStatus } from './venue-status.js';
 
 /**
  * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
- * stream.bybit.com/v5/public/{spot,linear}; bid/ask is the `orderbook.1.<id>` topic. Keepalive is
+ * stream.bybit.com/v5/public/{spot,linear}; bid/ask is the `orderbook.1.<id>` topic, depth
+ * `orderbook.50|200|1000.<id>`. Keepalive is
  * the application ping `{op:"ping"}`, answered with a pong in the shape of each socket type.
  * Networks come from the signed /v5/asset/coin/query-info (API key in `X-BAPI-API-KEY`).
  */
@@ -57,8 +62,8 @@ function instruments(req: RestRequest, state: MarketState): RestReply {
   const category = req.query.get('category');
   // Pre-launch contracts and further pages do not exist here: an empty list ends ccxt's paging.
   const empty = req.query.get('status') === 'PreLaunch' || req.query.has('cursor');
-  if (category === 'spot') return envelope({ category, list: state.listed('bybit', 'SPOT').map(spotInstrument) });
-  if (category === 'linear') return envelope({ category, list: empty ? [] : state.listed('bybit', 'FUTURES').map((i) => linearInstrument(i, state)) });
+  if (category === 'spot') return envelope({ category, list: state.listed('bybit', 'SPOT').map((i) => withVenueStatus(state, 'bybit', 'SPOT', i.ticker, spotInstrument(i))) });
+  if (category === 'linear') return envelope({ category, list: empty ? [] : state.listed('bybit', 'FUTURES').map((i) => withVenueStatus(state, 'bybit', 'FUTURES', i.ticker, linearInstrument(i, state))) });
   return envelope({ category, list: [] });
 }
 
@@ -99,7 +104,7 @@ function chainRow(n: SimNetwork): Record<string, unknown> {
   return {
     chainType: n.network, confirmation: '12', withdrawFee: formatPlain(n.withdrawFee), depositMin: '0',
     withdrawMin: formatPlain(n.withdrawFee * 2), chain: n.network, chainDeposit: n.depositEnabled ? '1' : '0',
-    chainWithdraw: n.withdrawEnabled ? '1' : '0', minAccuracy: '8', withdrawPercentageFee: '0', contractAddress: '',
+    chainWithdraw: n.withdrawEnabled ? '1' : '0', minAccuracy: '8', withdrawPercentageFee: '0', contractAddress: n.contract ?? '',
     safeConfirmNumber: '6',
   };
 }
@@ -127,10 +132,12 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   const market = marketOfPath(session.path);
   const subscribing = msg.op === 'subscribe';
   const resolved = stringList(msg.args).map((topic) => {
-    const match = /^orderbook\.1\.(.+)$/.exec(topic);
-    return { topic, ticker: match?.[1] ? listedTickerFromId(match[1], state, 'bybit', market) : undefined };
+    const match = /^orderbook\.(\d+)\.(.+)$/.exec(topic);
+    const depth = match?.[1] ?? '';
+    const ticker = match?.[2] && (depth === '1' || DEPTHS.includes(depth)) ? listedTickerFromId(match[2], state, 'bybit', market) : undefined;
+    return { topic, ticker, depth: depth === '1' ? undefined : `orderbook.${depth}` };
   });
-  const subs = resolved.flatMap(({ ticker }) => (ticker ? [{ market, ticker }] : []));
+  const subs = resolved.flatMap(({ ticker, depth }) => (ticker ? [depth ? { market, ticker, depth } : { market, ticker }] : []));
   const unknown = subscribing ? resolved.find(({ ticker }) => ticker === undefined)?.topic : undefined;
   if (unknown !== undefined) {
     // Bybit refuses the whole request and names the topic it does not know.
@@ -143,6 +150,23 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   }
   session.reply({ success: true, ret_msg: '', conn_id: 'sim', req_id: msg.req_id ?? '', op: msg.op });
   if (subscribing) for (const sub of subs) session.pushNow(sub);
+}
+
+/** The book depths bybit publishes beside level 1, on spot and linear alike. */
+const DEPTHS = ['50', '200', '1000'];
+
+/** `orderbook.<depth>.<id>`: the snapshot on subscribe, then deltas (`u` the update id, `seq` the cross sequence). */
+function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
+  const { quote, book, delta } = frame;
+  const format = levelFormat(quote, state);
+  const depth = Number(sub.depth?.split('.')[1] ?? 50);
+  const id = idOf(venueQuote(quote).ticker);
+  const now = Date.now();
+  const changes = delta ? deltaWithin(delta, book, depth) : undefined;
+  const data = delta && changes
+    ? { s: id, b: rows(scaled(quote, changes.bids), format), a: rows(scaled(quote, changes.asks), format), u: delta.last, seq: delta.last }
+    : { s: id, b: rows(scaled(quote, book.bids), format, depth), a: rows(scaled(quote, book.asks), format, depth), u: book.id, seq: book.id };
+  return JSON.stringify({ topic: `${sub.depth ?? 'orderbook.50'}.${id}`, type: delta ? 'delta' : 'snapshot', ts: now, data, cts: now });
 }
 
 function onPing(session: WsSession, msg: Record<string, unknown>): void {
@@ -164,6 +188,8 @@ export const bybitProtocol: ExchangeProtocol = {
         return tickers(req, state);
       case '/v5/asset/coin/query-info':
         return coinInfo(req, state);
+      case '/v5/market/funding/history':
+        return bybitFundingHistory(req, state);
       case '/v5/market/time':
         return envelope({ timeSecond: String(Math.floor(Date.now() / 1000)), timeNano: `${Date.now()}000000` });
       default:
@@ -176,6 +202,7 @@ export const bybitProtocol: ExchangeProtocol = {
     else if (msg?.op === 'subscribe' || msg?.op === 'unsubscribe') onSubscribe(session, msg, state);
     else session.reply({ success: false, ret_msg: 'Invalid request', conn_id: 'sim', op: msg?.op ?? '' });
   },
+  renderDepth,
   render(unit, state) {
     const i = state.instrument(unit.ticker);
     const tick = i ? venueInstrument('bybit', unit.market, i).tick : 1e-8;

@@ -1,4 +1,4 @@
-import type { ExchangeName } from '../../market-data/exchanges.js';
+import type { ExchangeName } from '../../market-model/exchanges.js';
 import { formatRate, nextFundingTimeOf, type SimFunding } from '../funding-state.js';
 import { formatStep } from '../instruments.js';
 import type { MarketState } from '../market-state.js';

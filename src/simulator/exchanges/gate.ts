@@ -1,4 +1,4 @@
-import type { Market } from '../../market-data/exchanges.js';
+import type { Market } from '../../market-model/exchanges.js';
 import { contractSizeFor, decimalsOf, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import {
@@ -6,12 +6,15 @@ import {
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from './protocol.js';
 import { fundingFields, gateFundingMembers } from './funding-rest.js';
+import { gateDepthSubscription, gateOrderBook, renderGateDepth } from './gate-depth.js';
+import { gateFundingHistory } from './funding-history-rest.js';
+import { withVenueStatus } from './venue-status.js';
 
 /**
  * Gate v4: REST on api.gateio.ws/api/v4 (spot and futures/usdt), websockets on
  * api.gateio.ws/ws/v4/ (spot) and fx-ws.gateio.ws/v4/ws/usdt (perpetuals). Ids are `BTC_USDT`;
  * perpetuals trade in contracts of `quanto_multiplier` base units. Bid/ask is
- * `spot.book_ticker` / `futures.book_ticker`; keepalive is the protocol ping, answered by the hub.
+ * `spot.book_ticker` / `futures.book_ticker`, depth in gate-depth.ts; keepalive is the protocol ping, answered by the hub.
  */
 const CONTRACT_MAX_USD = 10;
 const API = '/api/v4';
@@ -90,7 +93,7 @@ function currencies(state: MarketState): Record<string, unknown>[] {
     withdraw_disabled: !networks.some((n) => n.withdrawEnabled), withdraw_delayed: false,
     deposit_disabled: !networks.some((n) => n.depositEnabled), chain: networks[0]?.network ?? '',
     chains: networks.map((n) => ({
-      name: n.network, addr: '', withdraw_disabled: !n.withdrawEnabled, withdraw_delayed: false, deposit_disabled: !n.depositEnabled,
+      name: n.network, addr: n.contract ?? '', withdraw_disabled: !n.withdrawEnabled, withdraw_delayed: false, deposit_disabled: !n.depositEnabled,
     })),
   }));
 }
@@ -98,17 +101,23 @@ function currencies(state: MarketState): Record<string, unknown>[] {
 function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   switch (req.path) {
     case `${API}/spot/currency_pairs`:
-      return ok(state.listed('gate', 'SPOT').map(currencyPair));
+      return ok(state.listed('gate', 'SPOT').map((i) => withVenueStatus(state, 'gate', 'SPOT', i.ticker, currencyPair(i))));
     case `${API}/margin/currency_pairs`:
       return ok([]);
     case `${API}/spot/currencies`:
       return ok(currencies(state));
     case `${API}/futures/usdt/contracts`:
-      return ok(state.listed('gate', 'FUTURES').map((i) => contract(i, state)));
+      return ok(state.listed('gate', 'FUTURES').map((i) => withVenueStatus(state, 'gate', 'FUTURES', i.ticker, contract(i, state))));
     case `${API}/spot/tickers`:
       return tickers(req, state, 'SPOT');
     case `${API}/futures/usdt/tickers`:
       return tickers(req, state, 'FUTURES');
+    case `${API}/spot/order_book`:
+      return gateOrderBook(req, state, 'SPOT', quanto);
+    case `${API}/futures/usdt/order_book`:
+      return gateOrderBook(req, state, 'FUTURES', quanto);
+    case `${API}/futures/usdt/funding_rate`:
+      return gateFundingHistory(req, state);
     case `${API}/spot/time`:
       return ok({ server_time: Date.now() });
     default:
@@ -123,7 +132,15 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   const now = Date.now();
   const base = { time: Math.floor(now / 1000), time_ms: now, id: msg.id ?? null, conn_id: 'sim', channel, event: msg.event };
   if (!channel.endsWith('.book_ticker')) {
-    session.reply({ ...base, error: { code: 2, message: `unknown channel ${channel}` }, result: { status: 'fail' } });
+    const sub = gateDepthSubscription(channel, msg.payload, state);
+    if (typeof sub === 'string') {
+      session.reply({ ...base, error: { code: 2, message: sub }, result: { status: 'fail' } });
+      return;
+    }
+    if (subscribing) session.subscribe(sub);
+    else session.unsubscribe(sub);
+    session.reply({ ...base, payload: msg.payload, result: { status: 'success' } });
+    if (subscribing) session.pushNow(sub);
     return;
   }
   const ids = stringList(msg.payload);
@@ -158,6 +175,7 @@ export const gateProtocol: ExchangeProtocol = {
       session.reply({ time: Math.floor(Date.now() / 1000), channel: msg.channel.replace('.ping', '.pong'), event: '', result: null });
     }
   },
+  renderDepth: (sub, frame, state) => renderGateDepth(sub, frame, state, quanto),
   render(q, state) {
     const i = state.instrument(q.ticker);
     if (!i) return '{}';

@@ -1,4 +1,4 @@
-import type { Market } from '../../market-data/exchanges.js';
+import type { Market } from '../../market-model/exchanges.js';
 import { contractSizeFor, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import type { SimNetwork } from '../network-state.js';
@@ -7,11 +7,14 @@ import {
   type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from './protocol.js';
 import { fundingRows, okxFundingRate, okxMarkPrice } from './funding-rest.js';
+import { OKX_DEPTH_CHANNELS, renderOkxDepth } from './okx-depth.js';
+import { okxFundingHistory } from './funding-history-rest.js';
+import { withVenueStatus } from './venue-status.js';
 
 /**
  * OKX v5: REST on www.okx.com/api/v5, websockets on ws.okx.com:8443/ws/v5/public. Spot ids are
  * `BTC-USDT`, perpetuals `BTC-USDT-SWAP`, traded in contracts of `ctVal` base units (book sizes
- * are contracts too). Bid/ask is the `bbo-tbt` channel; keepalive is text `ping` → `pong`.
+ * are contracts too). Bid/ask is the `bbo-tbt` channel, depth `books` and `books5` (okx-depth.ts); keepalive is text `ping` → `pong`.
  * Networks come from the signed /api/v5/asset/currencies (API key in `OK-ACCESS-KEY`).
  */
 const CONTRACT_MAX_USD = 1_000;
@@ -50,8 +53,8 @@ function swapInstrument(i: Instrument): Record<string, unknown> {
 
 function instruments(req: RestRequest, state: MarketState): RestReply {
   const type = req.query.get('instType');
-  if (type === 'SPOT') return envelope(state.listed('okx', 'SPOT').map(spotInstrument));
-  if (type === 'SWAP') return envelope(state.listed('okx', 'FUTURES').map(swapInstrument));
+  if (type === 'SPOT') return envelope(state.listed('okx', 'SPOT').map((i) => withVenueStatus(state, 'okx', 'SPOT', i.ticker, spotInstrument(i))));
+  if (type === 'SWAP') return envelope(state.listed('okx', 'FUTURES').map((i) => withVenueStatus(state, 'okx', 'FUTURES', i.ticker, swapInstrument(i))));
   return envelope([]);
 }
 
@@ -88,7 +91,7 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
 function currencyRow(n: SimNetwork, index: number): Record<string, unknown> {
   const fee = formatPlain(n.withdrawFee);
   return {
-    ccy: n.asset, name: n.asset, logoLink: '', chain: `${n.asset}-${n.network}`, ctAddr: '', canDep: n.depositEnabled,
+    ccy: n.asset, name: n.asset, logoLink: '', chain: `${n.asset}-${n.network}`, ctAddr: n.contract ?? '', canDep: n.depositEnabled,
     canWd: n.withdrawEnabled, canInternal: true, depEstOpenTime: '', wdEstOpenTime: '', minDep: '0.00000001',
     minWd: formatPlain(n.withdrawFee * 2), maxWd: '9999999', wdTickSz: '8', wdQuota: '10000000', usedWdQuota: '0',
     fee, minFee: fee, maxFee: fee, minFeeForCtAddr: fee, maxFeeForCtAddr: fee, burningFeeRate: '', mainNet: index === 0,
@@ -121,7 +124,9 @@ function subscriptionOf(instId: unknown, state: MarketState): Subscription | und
 function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: MarketState): void {
   const subscribing = msg.op === 'subscribe';
   for (const arg of objectList(msg.args)) {
-    const sub = arg.channel === 'bbo-tbt' ? subscriptionOf(arg.instId, state) : undefined;
+    const channel = typeof arg.channel === 'string' ? arg.channel : '';
+    const found = channel === 'bbo-tbt' || channel in OKX_DEPTH_CHANNELS ? subscriptionOf(arg.instId, state) : undefined;
+    const sub = found && channel !== 'bbo-tbt' ? { ...found, depth: channel } : found;
     if (!sub) {
       session.reply({ event: 'error', code: '60018', msg: `Wrong URL or channel:${String(arg.channel)},instId:${String(arg.instId)} doesn't exist.`, connId: 'sim' });
       continue;
@@ -150,6 +155,8 @@ export const okxProtocol: ExchangeProtocol = {
         return envelope(req.query.get('instType') === 'SWAP' ? fundingRows(state, 'okx', req.query.get('instId')).map(okxMarkPrice) : []);
       case '/api/v5/asset/currencies':
         return currencies(req, state);
+      case '/api/v5/public/funding-rate-history':
+        return okxFundingHistory(req, state);
       case '/api/v5/public/time':
         return envelope([{ ts: String(Date.now()) }]);
       default:
@@ -164,6 +171,10 @@ export const okxProtocol: ExchangeProtocol = {
     const msg = parseJsonObject(text);
     if (msg?.op === 'subscribe' || msg?.op === 'unsubscribe') onSubscribe(session, msg, state);
     else session.reply({ event: 'error', code: '60012', msg: `Invalid request: ${text.slice(0, 100)}`, connId: 'sim' });
+  },
+  renderDepth(sub, frame, state) {
+    const i = state.instrument(frame.quote.ticker);
+    return i ? renderOkxDepth(sub, frame, state, idOf(i.ticker, sub.market), ctVal(i)) : undefined;
   },
   render(q, state) {
     const i = state.instrument(q.ticker);

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExchangeName, Market } from '../../market-data/exchanges.js';
+import type { ExchangeName, Market } from '../../market-model/exchanges.js';
+import type { BookDelta, BookView } from '../depth-book.js';
 import type { MarketState, SimQuote } from '../market-state.js';
 import { assetOfBase } from '../venue-lots.js';
 
@@ -19,10 +20,19 @@ export interface RestReply {
   body: unknown;
 }
 
-/** One bid/ask subscription of a websocket connection. */
+/** One subscription of a websocket connection: bid/ask, or a depth channel when `depth` is set. */
 export interface Subscription {
   market: Market;
   ticker: string;
+  /** The depth channel as the venue names it (`depth@100ms`, `books`, `orderbook.50`). */
+  depth?: string;
+}
+
+/** What a depth push carries: the book, and the changes since the previous push (none: the snapshot sent on subscribe). */
+export interface DepthFrame {
+  quote: SimQuote;
+  book: BookView;
+  delta?: BookDelta;
 }
 
 /** What an exchange protocol may do with the websocket connection it is serving. */
@@ -47,6 +57,11 @@ export interface ExchangeProtocol {
   onMessage(session: WsSession, text: string, state: MarketState): void;
   /** The push message carrying a quote on this exchange's bid/ask channel. */
   render(quote: SimQuote, state: MarketState): string;
+  /**
+   * The push message of a depth subscription: a snapshot on subscribe (undefined where the venue
+   * sends none and clients read the REST snapshot), then one frame per book change.
+   */
+  renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string | undefined;
 }
 
 /** Parses a JSON frame; undefined when it is not a JSON object. */

@@ -1,0 +1,79 @@
+/**
+ * The floors of src/ (docs/architecture.md draws them): a folder imports only from its own floor's
+ * allowance below it, never from a floor above. `npm run lint:deps` checks every import, type-only
+ * imports included, and `npm run lint` (so CI) fails on the first crossing.
+ */
+const FEATURES =
+  '^src/(calculators|lookers|favorite-cryptos|journal|realtime|funding-rates|crossing-counts|opportunity-history|health|metrics)/';
+
+/** A rule that lets files under `from` import only from the folders named in `allowed`. */
+function floor(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: from },
+    to: { path: '^src/', pathNot: `^src/(${allowed.join('|')})/` },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    floor('market-model-imports-nothing', '^src/market-model/', ['market-model'], 'The market model (exchange names, markets, tickers) imports nothing of ours.'),
+    floor('config-floor', '^src/config/', ['config', 'market-model'], 'config/ reads the environment and may know only the market model.'),
+    floor('common-floor', '^src/common/', ['common', 'config', 'market-model'], 'common/ may read config and the market model, nothing above them.'),
+    floor(
+      'infrastructure-floor',
+      '^src/(redis|database)/',
+      ['redis', 'database', 'common', 'config', 'market-model'],
+      'redis/ and database/ sit below every feature: they may import common, config and the market model only.',
+    ),
+    floor(
+      'market-data-floor',
+      '^src/market-data/',
+      ['market-data', 'redis', 'database', 'common', 'config', 'market-model'],
+      'The market-data core sits below the features and the relays.',
+    ),
+    floor(
+      'simulator-is-its-own-program',
+      '^src/simulator/',
+      ['simulator', 'common', 'config', 'market-model'],
+      'The simulator speaks the venues\u2019 protocols on its own; it shares only the market model, config and common.',
+    ),
+    {
+      name: 'features-below-relays',
+      comment: 'Features never import the relays (scale-out/), the simulator, or the application root.',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: { path: '^src/(scale-out/|simulator/|[^/]+\\.ts$)' },
+    },
+    {
+      name: 'nothing-imports-the-simulator',
+      comment: 'The simulator is a separate program: no floor of the service loads it (only the demo launcher at the root does).',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/simulator/' },
+      to: { path: '^src/simulator/' },
+    },
+    {
+      name: 'relays-not-imported-below-root',
+      comment: 'Only the application root wires the relays in.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/scale-out/' },
+      to: { path: '^src/scale-out/' },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment: 'Two folders never import each other, directly or through a third: a cycle that leaves its folder crosses a floor.',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { circular: true, viaSomeNot: '^src/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/.*\\.d\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,38 @@
+import type { Exchange } from 'ccxt';
+import { deliverInline } from '../ccxt/feed-client.js';
+import type { ExchangeName } from '../../market-model/exchanges.js';
+import type { DepthClient, DepthClientBook } from './depth-feed.js';
+import { BINANCE_DEPTH_STREAMS, DEPTH_RULES } from './depth-limits.js';
+
+/**
+ * A ccxt pro client as a DepthClient: `watchOrderBook` on the venue's channel (DEPTH_RULES'
+ * `limit` selects it), many symbols in one request where ccxt can (`…ForSymbols`), books read
+ * from ccxt's cache as its parser writes them (messages delivered inline, as for the quotes).
+ */
+export function toDepthClient(exchange: ExchangeName, client: Exchange): DepthClient {
+  deliverInline(client);
+  if (exchange === 'binance') {
+    const limits = { spot: BINANCE_DEPTH_STREAMS, future: BINANCE_DEPTH_STREAMS };
+    client.options['streamLimits'] = { ...(client.options['streamLimits'] as object), ...limits };
+  }
+  const { limit } = DEPTH_RULES[exchange];
+  // gate has no …ForSymbols; bitget unsubscribes one symbol per call.
+  const manyAtOnce = exchange !== 'gate';
+  return {
+    get orderbooks() {
+      return client.orderbooks as unknown as Record<string, DepthClientBook | undefined>;
+    },
+    subscribe: (symbols) =>
+      symbols.length === 1 || !manyAtOnce ? Promise.all(symbols.map((s) => client.watchOrderBook(s, limit))) : client.watchOrderBookForSymbols(symbols, limit),
+    unsubscribe: (symbols) =>
+      symbols.length === 1 || !manyAtOnce || exchange === 'bitget'
+        ? Promise.all(symbols.map((s) => client.unWatchOrderBook(s, unwatchParams(exchange))))
+        : client.unWatchOrderBookForSymbols(symbols, unwatchParams(exchange)),
+    close: () => client.close(),
+  };
+}
+
+/** bybit, gate and bitget name the channel of the unsubscribe by the depth it was subscribed with. */
+function unwatchParams(exchange: ExchangeName): Record<string, unknown> {
+  return exchange === 'bybit' || exchange === 'gate' || exchange === 'bitget' ? { limit: DEPTH_RULES[exchange].limit } : {};
+}

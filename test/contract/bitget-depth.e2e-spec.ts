@@ -1,0 +1,3 @@
+import { describeDepthContract } from './depth-contract.js';
+
+describeDepthContract('bitget', { limit: 20 });

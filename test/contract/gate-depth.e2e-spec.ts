@@ -1,0 +1,3 @@
+import { describeDepthContract } from './depth-contract.js';
+
+describeDepthContract('gate', { limit: 20, unwatchParams: () => ({ limit: 20 }) });

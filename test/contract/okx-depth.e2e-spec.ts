@@ -1,0 +1,3 @@
+import { describeDepthContract } from './depth-contract.js';
+
+describeDepthContract('okx', { limit: 20 });
