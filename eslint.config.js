@@ -22,6 +22,17 @@ export default tseslint.config(
     },
   },
   {
+    // docs/rules.md, `logs`: every log call is an object with a message and named fields.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.object.property.name='logger'][callee.property.name=/^(log|warn|error|debug|verbose)$/] > :matches(TemplateLiteral, Literal, BinaryExpression).arguments:first-child",
+        message: 'Log an object with a msg and named fields (docs/rules.md, logs), not a string.',
+      }],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

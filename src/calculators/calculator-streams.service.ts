@@ -22,6 +22,7 @@ import { CalculatorsService } from './calculators.service.js';
 import { CalculatorPnlDto } from './dto/calculator-pnl.dto.js';
 import type { CalculatorPositionDto } from './dto/calculator-position.dto.js';
 import { computePnl } from './pnl.engine.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /**
  * The 1-second PNL streams (rules: calculator, streams). All clients of one (email, ticker, exchange) share
@@ -93,7 +94,7 @@ export class CalculatorStreamsService {
       return dataFrame(CalculatorPnlDto.from(entry, exchange, entry, computePnl(entry, market), market.at));
     } catch (err) {
       // A passing database hiccup costs this tick only; the stream and its clients stay.
-      this.logger.warn({ msg: 'calculator tick failed', ticker: entry.ticker, exchange, error: String(err) });
+      this.logger.warn({ msg: 'calculator tick failed', ticker: entry.ticker, exchange, error: errorFields(err) });
       return null;
     }
   }

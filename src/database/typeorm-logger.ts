@@ -1,5 +1,16 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import type { Logger as TypeOrmLoggerContract } from 'typeorm';
+import { errorFields } from '../common/logging/json-logger.js';
+
+/**
+ * What a log line says of a statement: its verb and the first table it names, never its text
+ * (SQL names columns and may carry literals; rules: logs).
+ */
+export function statementOf(query: string): string {
+  const verb = /^\s*(\w+)/.exec(query)?.[1]?.toUpperCase() ?? 'SQL';
+  const table = /\b(?:from|into|update|table)\s+("?[\w.]+"?)/i.exec(query)?.[1]?.replaceAll('"', '');
+  return table ? `${verb} ${table}` : verb;
+}
 
 /** Routes TypeORM's own messages into the service's structured logs. */
 export class TypeOrmLogger implements TypeOrmLoggerContract {
@@ -9,14 +20,14 @@ export class TypeOrmLogger implements TypeOrmLoggerContract {
 
   /**
    * Debug only: a failed query is either expected (a unique violation the service turns into a
-   * 409) or reaches the exception filter, which logs it once with its stack and request id.
+   * 409) or reaches the exception filter, which logs it once with its request id.
    */
   logQueryError(error: string | Error, query: string): void {
-    this.logger.debug({ msg: 'query failed', error: error instanceof Error ? error.message : error, query });
+    this.logger.debug({ msg: 'query failed', statement: statementOf(query), error: errorFields(error) });
   }
 
   logQuerySlow(time: number, query: string): void {
-    this.logger.warn({ msg: 'slow query', ms: time, query });
+    this.logger.warn({ msg: 'slow query', ms: time, statement: statementOf(query) });
   }
 
   logSchemaBuild(message: string): void {

@@ -9,7 +9,7 @@ import { MARKET_CLOCK, MARKET_DATA_SOURCE } from '../market-data/market-data.con
 import type { FundingSnapshot, MarketDataSource } from '../market-data/market-data-source.js';
 import { FundingRateBook } from '../market-data/funding-rate-book.js';
 import { QuoteBook } from '../market-data/quote-book.js';
-import { reasonOf } from './funding-log.js';
+import { errorFields } from '../common/logging/json-logger.js';
 import { deriveIntervalSeconds, type FundingObservation, type ScheduleObservation } from './funding.engine.js';
 import { FundingRanking, type FundingPage } from './funding-ranking.js';
 import { parseFundingQuery, type RawFundingQuery } from './funding-query.js';
@@ -114,7 +114,7 @@ export class FundingRatesService implements OnModuleDestroy {
         result.succeeded.push(exchange);
       } else {
         // Keep the last good values: they age into `stale` rather than vanishing.
-        this.logger.warn(`${exchange}: funding read failed, keeping the last values: ${String(read.reason)}`);
+        this.logger.warn({ msg: 'funding read failed, keeping the last values', exchange, error: errorFields(read.reason) });
         result.failed.push(exchange);
       }
     });
@@ -132,9 +132,9 @@ export class FundingRatesService implements OnModuleDestroy {
     const settlements = this.settlements;
     try {
       await settlements.observe(observations, now);
-      void settlements.backfill().catch((err: unknown) => this.logger.error({ msg: 'funding backfill failed', reason: reasonOf(err) }));
+      void settlements.backfill().catch((err: unknown) => this.logger.error({ msg: 'funding backfill failed', error: errorFields(err) }));
     } catch (err) {
-      this.logger.error({ msg: 'funding settlements not recorded', reason: reasonOf(err) });
+      this.logger.error({ msg: 'funding settlements not recorded', error: errorFields(err) });
     }
   }
 

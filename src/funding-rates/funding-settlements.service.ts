@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { reasonOf } from './funding-log.js';
+import { errorFields } from '../common/logging/json-logger.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from '../market-data/clock.js';
 import { parseExchangeName, type ExchangeName } from '../market-model/exchanges.js';
@@ -193,7 +193,7 @@ export class FundingSettlementsService {
       p.dueAt = next !== null && next > now ? next + AFTER_SETTLEMENT_MS : now + (p.intervalHours ?? 8) * HOUR_MS;
     } catch (err) {
       p.dueAt = now + RETRY_MS;
-      this.logger.warn({ msg: 'funding history read failed; retried later', exchange: p.exchange, ticker: p.ticker, reason: reasonOf(err) });
+      this.logger.warn({ msg: 'funding history read failed; retried later', exchange: p.exchange, ticker: p.ticker, error: errorFields(err) });
     }
   }
 

@@ -66,7 +66,7 @@ export class MarketCostsJob implements OnApplicationBootstrap, OnApplicationShut
 
   private async refreshOne(exchange: ExchangeName, kind: CostsKind): Promise<boolean> {
     const failed = await this.book.refreshKind(exchange, kind);
-    if (failed) this.logger.warn(`${exchange} ${kind} not refreshed (${failed}); last known figures kept`);
+    if (failed) this.logger.warn({ msg: 'costs not refreshed; last known figures kept', exchange, kind, reason: failed });
     return failed === null;
   }
 }

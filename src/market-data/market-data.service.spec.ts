@@ -65,9 +65,10 @@ describe('MarketDataService with a fake source', () => {
     });
     expect(s.healthReport().binance?.restBannedUntil).toBe(new Date(until).toISOString());
     expect(s.healthReport().okx?.restBannedUntil).toBeNull();
-    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
-      `binance: REST banned by the venue until ${new Date(until).toISOString()} (binance GET https://api.binance.com/api/v3/ticker/24hr 418 I'm a teapot); no call to binance until then`,
-    ]);
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([{
+      msg: 'REST banned by the venue; no call to it until then', exchange: 'binance', until: new Date(until).toISOString(),
+      reason: "binance GET https://api.binance.com/api/v3/ticker/24hr 418 I'm a teapot",
+    }]);
     await vi.advanceTimersByTimeAsync(120_000);
     expect(s.healthReport().binance?.restBannedUntil).toBeNull();
     warn.mockRestore();

@@ -16,6 +16,7 @@ import { IngestLease } from '../redis/ingest-lease.js';
 import { FeedHealthMirror } from './feed-health-mirror.js';
 import { DepthService } from './depth/depth.service.js';
 import { EndpointRefusalWatch, endpointLines } from './endpoint-watch.js';
+import { cleanText, errorFields } from '../common/logging/json-logger.js';
 
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
@@ -49,7 +50,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     this.config = appConfig.marketData;
     this.servesOnly = appConfig.scaleOut.role === 'api';
     this.health = new FeedHealth(this.config.exchanges);
-    this.endpoints = new EndpointRefusalWatch(this.config.exchangeUrls, (line) => this.logger.warn(line));
+    this.endpoints = new EndpointRefusalWatch(this.config.exchangeUrls, (line) => this.logger.warn({ msg: line }));
   }
 
   onApplicationBootstrap(): void {
@@ -74,7 +75,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
         this.collisions.onFeedEvent(event);
       }),
     );
-    for (const line of endpointLines(this.config.exchanges, this.config.exchangeUrls, this.config.simulatorUrl)) this.logger.log(line);
+    for (const line of endpointLines(this.config.exchanges, this.config.exchangeUrls, this.config.simulatorUrl)) this.logger.log({ msg: line });
     this.collisions.start();
     // In the background: the HTTP server must come up even while exchanges are unreachable.
     void this.startFeeds();
@@ -92,7 +93,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     if (event.state !== 'rest-banned' || event.restBannedUntil === undefined) return;
     this.health.onEvent(event);
     const until = new Date(event.restBannedUntil).toISOString();
-    this.logger.warn(`${event.exchange}: REST banned by the venue until ${until} (${event.reason ?? 'rate limit'}); no call to ${event.exchange} until then`);
+    this.logger.warn({ msg: 'REST banned by the venue; no call to it until then', exchange: event.exchange, until, reason: cleanText(event.reason ?? 'rate limit') });
   }
 
   /** Per exchange; on an API instance, the ingest process's report relayed through Redis. */
@@ -120,7 +121,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     const ready = loaded.filter((x): x is NonNullable<typeof x> => x !== null);
     this.universe =
       this.config.symbols === 'auto' ? selectUniverse(ready, this.config.maxSymbols) : this.config.symbols;
-    this.logger.log(`watching ${this.universe.length} symbols on ${this.config.exchanges.join(', ')}`);
+    this.logger.log({ msg: 'watching symbols', symbols: this.universe.length, exchanges: this.config.exchanges });
     for (const { exchange, markets } of ready) this.watchExchange(exchange, markets);
     for (const exchange of this.config.exchanges.filter((e) => !ready.some((r) => r.exchange === e))) {
       void this.retryExchange(exchange);
@@ -136,12 +137,12 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     try {
       const markets = await this.source.listMarkets(exchange);
       const leftOut = markets.filter((m) => m.leftOut !== undefined);
-      if (leftOut.length > 0) this.logger.warn(`${exchange}: ${leftOut.length} market(s) left out: ${leftOut.slice(0, 10).map((m) => `${m.market} ${m.ticker} (${m.leftOut ?? ''})`).join('; ')}`);
+      if (leftOut.length > 0) this.logger.warn({ msg: 'markets left out', exchange, count: leftOut.length, first: leftOut.slice(0, 10).map((m) => `${m.market} ${m.ticker} (${m.leftOut ?? ''})`) });
       const volumes = await this.source.fetchVolumes(exchange);
       this.book.mergeVolumes(exchange, volumes);
       return { exchange, markets, volumes };
     } catch (err) {
-      this.logger.warn(`${exchange}: loading markets failed (attempt ${attempt + 1}): ${String(err)}`);
+      this.logger.warn({ msg: 'loading markets failed', exchange, attempt: attempt + 1, error: errorFields(err) });
       return null;
     }
   }
@@ -173,7 +174,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
         this.book.mergeVolumes(exchange, await this.source.fetchVolumes(exchange));
       } catch (err) {
         // Volume may lag (rules: quotes, opportunities); keep the last known values and try again next period.
-        this.logger.warn(`${exchange}: volume refresh failed: ${String(err)}`);
+        this.logger.warn({ msg: 'volume refresh failed', exchange, error: errorFields(err) });
       }
     }
   }
@@ -181,7 +182,7 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
   private async refreshMarkets(): Promise<void> {
     for (const exchange of this.config.exchanges) {
       await this.source.listMarkets(exchange).catch((err: unknown) => {
-        this.logger.warn(`${exchange}: markets refresh failed: ${String(err)}`);
+        this.logger.warn({ msg: 'markets refresh failed', exchange, error: errorFields(err) });
       });
     }
   }

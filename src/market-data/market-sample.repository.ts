@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readAhead } from '../common/async/read-ahead.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 export interface MarketSample {
   time: Date;
@@ -157,7 +158,7 @@ export class MarketSampleRepository {
       const name = partitionName(new Date(day));
       if (!existing.has(name)) continue;
       await this.db.query(`VACUUM ${name}`).catch((err: unknown) => {
-        this.logger.warn(`VACUUM ${name} failed, the read falls back to heap fetches: ${err instanceof Error ? err.message : String(err)}`);
+        this.logger.warn({ msg: 'VACUUM failed, the read falls back to heap fetches', table: name, error: errorFields(err) });
       });
     }
   }

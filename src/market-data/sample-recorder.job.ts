@@ -76,7 +76,7 @@ export class SampleRecorderJob implements OnApplicationBootstrap, OnApplicationS
       const now = this.clock.now();
       await this.repository.ensurePartitions(now - DAY_MS, DAYS_AHEAD + 1);
       const dropped = await this.repository.dropPartitionsBefore(now - this.config.marketData.sampleRetentionDays * DAY_MS);
-      if (dropped.length > 0) this.logger.log(`retention dropped ${dropped.join(', ')}`);
+      if (dropped.length > 0) this.logger.log({ msg: 'retention dropped sample partitions', partitions: dropped });
     } catch (err) {
       this.logger.error({ msg: 'sample partition upkeep failed', error: errorFields(err) });
     }

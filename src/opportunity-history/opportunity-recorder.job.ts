@@ -63,9 +63,9 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
   async purge(): Promise<void> {
     try {
       const deleted = await this.recorder.purgeExpired();
-      if (deleted > 0) this.logger.log(`retention deleted ${deleted} opportunity-history rows`);
+      if (deleted > 0) this.logger.log({ msg: 'retention deleted opportunity-history rows', rows: deleted });
       const episodes = await this.episodes.purgeBefore(this.recorder.retentionCutoff());
-      if (episodes > 0) this.logger.log(`retention deleted ${episodes} route episodes`);
+      if (episodes > 0) this.logger.log({ msg: 'retention deleted route episodes', rows: episodes });
     } catch (err) {
       this.logger.error({ msg: 'opportunity-history retention failed', error: errorFields(err) });
     }

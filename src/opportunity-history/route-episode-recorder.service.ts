@@ -15,7 +15,7 @@ export class RouteEpisodeRecorder {
   /** Writes every pending episode in one transaction; on failure they wait for the next round. Returns how many were stored. */
   async storePending(): Promise<number> {
     const { episodes, dropped } = this.queue.drain();
-    if (dropped > 0) this.logger.warn(`${dropped} route episodes dropped: more than the pending limit waited for the database`);
+    if (dropped > 0) this.logger.warn({ msg: 'route episodes dropped: more than the pending limit waited for the database', dropped });
     try {
       await this.repository.insert(episodes);
     } catch (error) {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig, type Role } from '../config/app-config.js';
 import { RedisLink } from './redis-link.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /** How long a lease outlives its holder's last renewal, and how often the holder renews. */
 export interface LeaseTiming {
@@ -87,17 +88,17 @@ export class IngestLease implements OnApplicationShutdown {
     try {
       const won = this.held ? await this.renew() : await this.take();
       if (won && !this.held) {
-        this.logger.log('this process now runs the feeds and scheduled jobs');
+        this.logger.log({ msg: 'this process now runs the feeds and scheduled jobs' });
         this.held = true;
         this.startWaiting();
       } else if (!won && this.held) {
         // Another process took over while this one could not renew; it keeps going but says so.
-        this.logger.error('ingest lease lost to another process');
+        this.logger.error({ msg: 'ingest lease lost to another process' });
         this.held = false;
       }
     } catch (err) {
       // Redis away: a holder keeps working (recording to PostgreSQL) and renews when it returns.
-      this.logger.warn(`ingest lease round failed: ${String(err)}`);
+      this.logger.warn({ msg: 'ingest lease round failed', error: errorFields(err) });
     }
     if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.timing.renewMs);
   }

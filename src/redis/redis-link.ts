@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { Redis } from 'ioredis';
 import { BehaviorSubject, type Observable, distinctUntilChanged } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { cleanText } from '../common/logging/json-logger.js';
 
 /** Whether Redis answers, and why not. */
 export interface RedisState {
@@ -90,7 +91,7 @@ export class RedisLink implements OnModuleInit, OnApplicationShutdown {
 
   private down(reason: string): void {
     if (this.closing) return;
-    if (this.stateSubject.value.up) this.logger.warn(`Redis unreachable: ${reason}`);
+    if (this.stateSubject.value.up) this.logger.warn({ msg: 'Redis unreachable', reason: cleanText(reason) });
     this.stateSubject.next({ up: false, reason: `redis does not answer: ${reason}` });
   }
 }

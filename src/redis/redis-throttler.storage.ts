@@ -2,6 +2,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface.js';
 import type { RedisLink } from './redis-link.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /**
  * The in-memory storage's sliding window without blocking (blockDuration 0, as the `rate-limits` rule configures it),
@@ -59,11 +60,11 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
       const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = (await this.redis.commands.eval(
         SLIDING_WINDOW_SCRIPT, 3, `${base}:hits`, `${base}:window`, `${base}:seq`, ttl, limit,
       )) as [number, number, number, number];
-      if (this.degraded) this.logger.log('rate limit counted in Redis again');
+      if (this.degraded) this.logger.log({ msg: 'rate limit counted in Redis again' });
       this.degraded = false;
       return { totalHits, timeToExpire, isBlocked: isBlocked === 1, timeToBlockExpire };
     } catch (err) {
-      if (!this.degraded) this.logger.warn(`Redis unreachable, counting the rate limit per instance: ${String(err)}`);
+      if (!this.degraded) this.logger.warn({ msg: 'Redis unreachable, counting the rate limit per instance', error: errorFields(err) });
       this.degraded = true;
       return this.fallback.increment(key, ttl, limit, blockDuration, throttlerName);
     }

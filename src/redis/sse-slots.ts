@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { SseSlot, StreamSlots } from '../common/sse/stream-slots.js';
 import { RedisLink } from './redis-link.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /** A slot outlives its instance's last refresh by this long; the instance refreshes every third of it. */
 export const SLOT_TTL_MS = 30_000;
@@ -62,7 +63,7 @@ export class SseSlots implements StreamSlots, OnApplicationShutdown {
       const taken = await this.redis.commands.eval(ACQUIRE_SCRIPT, 1, key, this.config.sse.maxPerIp, member, SLOT_TTL_MS);
       if (Number(taken) !== 1) return null;
     } catch (err) {
-      this.logger.warn(`Redis unreachable, capping streams per instance: ${String(err)}`);
+      this.logger.warn({ msg: 'Redis unreachable, capping streams per instance', error: errorFields(err) });
       return { release: () => undefined };
     }
     this.held.set(member, key);

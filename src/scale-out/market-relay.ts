@@ -14,6 +14,7 @@ import { QuoteBook } from '../market-data/quote-book.js';
 import { IngestLease } from '../redis/ingest-lease.js';
 import { RedisLink } from '../redis/redis-link.js';
 import { decodeBatch, decodeMarketRef, encodeBatch } from './tick-codec.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 const TABLE_RELOAD_MS = 1000;
 
@@ -131,7 +132,7 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.subscriber = this.redis.dedicated('ticks');
     this.subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => this.onBatch(message));
     // Subscribed again by ioredis after a reconnect (autoResubscribe).
-    await this.subscriber.subscribe(this.channel).catch((err: unknown) => this.logger.warn(`subscribe failed, retrying with the connection: ${String(err)}`));
+    await this.subscriber.subscribe(this.channel).catch((err: unknown) => this.logger.warn({ msg: 'relay subscribe failed, retrying with the connection', error: errorFields(err) }));
     this.timer = setInterval(() => void this.readState(), FEED_HEALTH_PUBLISH_MS);
     this.timer.unref();
   }
@@ -163,7 +164,7 @@ export class MarketRelay implements OnApplicationBootstrap, OnApplicationShutdow
         if (ref) this.table.define(Number(index), ref);
       }
     } catch (err) {
-      this.logger.warn(`reading the market table failed: ${String(err)}`);
+      this.logger.warn({ msg: 'reading the market table failed', error: errorFields(err) });
     } finally {
       remote.loading = false;
     }

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig, type Role } from '../config/app-config.js';
 import type { OpportunityEventDto } from '../realtime/dto/opportunity-event.dto.js';
 import { OpportunityStreamService, type PublishedOpportunity } from '../realtime/opportunity-stream.service.js';
 import { RedisLink } from '../redis/redis-link.js';
+import { errorFields } from '../common/logging/json-logger.js';
 
 /** The `streams` rule: the replay keeps 10,000 events; the Redis stream is trimmed to about as many. */
 export const STREAM_MAX_EVENTS = 10_000;
@@ -46,7 +47,7 @@ export class OpportunityRelay implements OnApplicationBootstrap, OnApplicationSh
     if (this.role === 'ingest') await this.startPublishing();
     if (this.role === 'api') {
       this.reader = this.redis.dedicated('opportunities');
-      await this.readBacklog().catch((err: unknown) => this.logger.warn(`reading the stream backlog failed: ${String(err)}`));
+      await this.readBacklog().catch((err: unknown) => this.logger.warn({ msg: 'reading the stream backlog failed', error: errorFields(err) }));
       this.following = this.follow();
     }
   }
@@ -70,7 +71,7 @@ export class OpportunityRelay implements OnApplicationBootstrap, OnApplicationSh
     try {
       await this.redis.commands.xadd(this.key, 'MAXLEN', '~', STREAM_MAX_EVENTS, `${id}-0`, 'at', String(at), 'event', JSON.stringify(event));
     } catch (err) {
-      this.logger.warn(`opportunity ${id} not relayed: ${String(err)}`);
+      this.logger.warn({ msg: 'opportunity not relayed', id, error: errorFields(err) });
     }
   }
 
@@ -88,7 +89,7 @@ export class OpportunityRelay implements OnApplicationBootstrap, OnApplicationSh
         for (const [, entries] of result ?? []) for (const entry of entries) this.deliver(entry);
       } catch (err) {
         if (this.stopped) return;
-        this.logger.debug?.(`stream read failed: ${String(err)}`);
+        this.logger.debug({ msg: 'stream read failed', error: errorFields(err) });
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }

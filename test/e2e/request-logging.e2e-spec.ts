@@ -9,10 +9,11 @@ interface Line {
   msg?: string;
   requestId?: string;
   error?: { name?: string; message?: string; stack?: string };
+  statement?: string;
 }
 
-/** An unexpected error is logged once, with its stack and the request id. */
-describe('request logging: request id on every line, unexpected errors once with their stack', () => {
+/** An unexpected error is logged once, as its class and message with the request id: no stack, no SQL (rules: logs). */
+describe('request logging: request id on every line, unexpected errors once without stack or SQL', () => {
   let t: TestApp;
   const lines: Line[] = [];
 
@@ -33,7 +34,7 @@ describe('request logging: request id on every line, unexpected errors once with
     vi.restoreAllMocks();
   });
 
-  it('a database failure: 500 with the API contract text; one error line with stack and id; every line of the request has the id', async () => {
+  it('a database failure: 500 with the API contract text; one error line with class, message and id, no stack or SQL; every line of the request has the id', async () => {
     await t.app.get(DataSource).query('DROP TABLE favorite_cryptos');
     lines.length = 0;
     const res = await request(t.baseUrl).get('/v1/favorite-cryptos').query({ email: 'log@example.com' }).expect(500);
@@ -45,11 +46,14 @@ describe('request logging: request id on every line, unexpected errors once with
     const errors = lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ context: 'Exceptions', msg: 'unexpected error', requestId: id });
-    expect(errors[0]?.error?.stack).toMatch(/relation "favorite_cryptos" does not exist[\s\S]*\n\s+at /);
-    // The request's lines: the failed query (debug), the error, the access line.
+    expect(errors[0]?.error).toEqual({ name: 'QueryFailedError', message: 'relation "favorite_cryptos" does not exist' });
+    // The request's lines: the failed query (debug, its verb and table only), the error, the access line.
     const ofRequest = lines.filter((l) => l.context === 'Database' || l.context === 'Exceptions' || l.context === 'Http');
     expect(ofRequest.length).toBeGreaterThanOrEqual(3);
     expect(ofRequest.every((l) => l.requestId === id)).toBe(true);
+    expect(ofRequest.find((l) => l.msg === 'query failed')?.statement).toBe('SELECT favorite_cryptos');
+    const text = JSON.stringify(lines);
+    expect(text).not.toMatch(/\\n\s+at |"stack"|SELECT "|WHERE /);
   });
 
   it("the caller's X-Request-Id (when sane) is the id of the response and of the lines", async () => {

@@ -50,21 +50,42 @@ export class JsonLogger implements LoggerService {
     // Nest passes the context as the last string argument.
     const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
     const fields = fieldsOf(message);
-    // Nest's own error(message, stack, context): keep the stack it passes beside the message.
-    if (level === 'error' && rest.length >= 2 && typeof rest[0] === 'string' && fields.error === undefined) fields.error = { stack: rest[0] };
+    // Nest's own error(message, stack, context) passes a stack: it is not written (rules: logs).
+    if (isErrorRecord(fields.error)) fields.error = { name: fields.error.name, message: fields.error.message };
     const record: LogRecord = { level, time: new Date().toISOString(), context, requestId: currentRequestId(), ...fields };
     this.write(this.format === 'pretty' ? prettyLine(record) : `${JSON.stringify(record)}\n`);
   }
 }
 
-/** An Error logged as the message keeps its name, message and stack (JSON.stringify drops them). */
+/** An Error logged as the message keeps its name and message (JSON.stringify drops them). */
 function fieldsOf(message: unknown): Record<string, unknown> {
-  if (message instanceof Error) return { msg: message.message, error: errorFields(message) };
+  if (message instanceof Error) return { msg: cleanText(message.message), error: errorFields(message) };
   if (typeof message === 'object' && message !== null) return { ...(message as Record<string, unknown>) };
   return { msg: String(message) };
 }
 
-/** What a log record keeps of a thrown value: an Error's name, message and stack, else its text. */
-export function errorFields(error: unknown): { name: string; message: string; stack?: string } | string {
-  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error);
+function isErrorRecord(value: unknown): value is { name: unknown; message: unknown; stack: unknown } {
+  return typeof value === 'object' && value !== null && 'stack' in value;
+}
+
+/** Longest error text a log line keeps. */
+const MAX_ERROR_CHARS = 300;
+/**
+ * An absolute file path of two or more segments (`/srv/app/dist/x.js`, `C:/x/y`) standing on its
+ * own: a URL's path follows its host, so it is kept.
+ */
+const FILE_PATH = /(?<![\w.:/-])(?:[A-Za-z]:)?(?:\/[^\s'"/:]+){2,}/g;
+
+/** An error text as a log line may carry it: file paths replaced, length bounded (rules: logs). */
+export function cleanText(text: string): string {
+  const cleaned = text.replace(FILE_PATH, '<path>');
+  return cleaned.length > MAX_ERROR_CHARS ? `${cleaned.slice(0, MAX_ERROR_CHARS)}…` : cleaned;
+}
+
+/**
+ * What a log record keeps of a thrown value: an Error's class and message, else its text; never a
+ * stack (it names the files of the deployment), with paths taken out of the message.
+ */
+export function errorFields(error: unknown): { name: string; message: string } | string {
+  return error instanceof Error ? { name: error.name, message: cleanText(error.message) } : cleanText(String(error));
 }

@@ -14,7 +14,7 @@ const SHOWN = new Set(['level', 'time', 'context', 'requestId', 'msg', 'error'])
 /**
  * One log record as a person reads it at a terminal: clock time, coloured level, context, the
  * message, the other fields as key=value, the request id last; an access-log record is one line
- * `GET /path 200 3.1 ms`; an error's stack follows on its own lines.
+ * `GET /path 200 3.1 ms`; an error shows its class and message, never a stack.
  */
 export function prettyLine(record: LogRecord): string {
   const style = LEVEL_STYLE[record.level] ?? '';
@@ -22,8 +22,7 @@ export function prettyLine(record: LogRecord): string {
   const context = record.context ? ` ${DIM}[${record.context}]${RESET}` : '';
   const body = isAccessRecord(record) ? accessText(record) : genericText(record);
   const id = record.requestId ? ` ${DIM}req=${record.requestId}${RESET}` : '';
-  const stack = stackOf(record.error);
-  return `${head}${context} ${body}${id}\n${stack ? `${DIM}${indent(stack)}${RESET}\n` : ''}`;
+  return `${head}${context} ${body}${id}\n`;
 }
 
 function isAccessRecord(r: LogRecord): r is LogRecord & { method: string; path: string; status: number; ms: number } {
@@ -42,16 +41,4 @@ function genericText(record: LogRecord): string {
   const cause = error && typeof error.message === 'string' && error.message !== record.msg ? `: ${error.message}` : '';
   const msg = typeof record.msg === 'string' ? record.msg : JSON.stringify(record.msg ?? '');
   return [`${msg}${cause}`, ...extra].join(' ');
-}
-
-function stackOf(error: unknown): string | undefined {
-  const stack = (error as { stack?: unknown } | undefined)?.stack;
-  return typeof stack === 'string' ? stack : undefined;
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n');
 }
