@@ -70,6 +70,11 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
     return runs.next;
   }
 
+  /** Resolves once no run of `date` is in progress or queued. */
+  async settled(date: string): Promise<void> {
+    for (let runs = this.runs.get(date); runs; runs = this.runs.get(date)) await (runs.next ?? runs.current);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     // Queued runs are dropped; one in progress finishes, so the database is not closed under it.
     this.closing = true;

@@ -44,7 +44,7 @@ class WatchLoop {
       } catch (error) {
         if (this.stopped) return;
         this.errors.push(error);
-        await sleep(20);
+        await sleep(20); // time: a pause before re-issuing a failed watch, as a client would
       }
     }
   }

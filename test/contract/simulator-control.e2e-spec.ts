@@ -96,7 +96,7 @@ describe('pushes and faults on a raw websocket', () => {
     await call('POST', '/_sim/pause', { exchange: 'binance', ticker: 'BTC-USDT', paused: true });
     const before = messages.length;
     await call('PUT', '/_sim/quotes', [{ exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bid: 90_000, ask: 90_000.1 }]);
-    await sleep(1_200);
+    await sleep(1_200); // time: nothing may arrive: a paused quote would be re-sent within a second
     expect(messages.length).toBe(before);
     expect(socket.readyState).toBe(WebSocket.OPEN);
     await call('POST', '/_sim/pause', { paused: false });
@@ -110,7 +110,7 @@ describe('pushes and faults on a raw websocket', () => {
     const before = messages.length;
     socket.send('ping');
     expect(await until(() => messages.includes('pong'), 500)).toBe(true);
-    await sleep(1_100);
+    await sleep(1_100); // time: nothing but pongs may arrive: the once-a-second re-send is silenced
     expect(messages.filter((m) => m !== 'pong')).toHaveLength(before);
     await call('POST', '/_sim/silence', { silent: false });
     expect(await until(() => messages.length > before + 1, 1_500)).toBe(true);
@@ -124,7 +124,7 @@ describe('pushes and faults on a raw websocket', () => {
     binance.socket.on('pong', () => pongs++);
     binance.socket.ping();
     okx.socket.send('ping');
-    await sleep(300);
+    await sleep(300); // time: no pong may arrive (a loopback pong takes about a millisecond)
     expect(pongs).toBe(0);
     expect(okx.messages).not.toContain('pong');
     await call('POST', '/_sim/stall', { stalled: false });

@@ -117,7 +117,7 @@ describe('websocket limits', () => {
     await open(OKX);
     await open(OKX);
     await expect(open(OKX)).rejects.toThrow('429');
-    await sleep(1_000);
+    await sleep(1_000); // time: okx's 3 connections a second: the next second's budget
     const c = await open(OKX);
     for (let i = 0; i < 481; i++) c.socket.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'bbo-tbt', instId: 'BTC-USDT' }] }));
     expect((await c.closed).code).toBe(1008);
@@ -151,7 +151,7 @@ describe('REST limits, maintenance and delisting', () => {
     expect(limited.status).toBe(429);
     expect(limited.json).toMatchObject({ code: -1003 });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    await sleep(1_000); // past the grace for requests already in flight
+    await sleep(1_000); // time: past the grace for requests already in flight
     const banned = await call('GET', '/api.binance.com/api/v3/exchangeInfo');
     expect(banned.status).toBe(418);
     expect(banned.headers.get('retry-after')).toBe('120');
@@ -168,7 +168,7 @@ describe('REST limits, maintenance and delisting', () => {
     expect((await call('GET', '/api.bybit.com/v5/market/time')).status).toBe(200);
     await call('POST', '/_sim/maintenance', { exchange: 'okx', enabled: false });
     expect((await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SPOT')).status).toBe(200);
-    await sleep(1_000); // okx's 3 connections a second
+    await sleep(1_000); // time: okx's 3 connections a second
     await open(OKX);
     expect((await violations()).total).toBe(0);
   });
@@ -184,7 +184,7 @@ describe('REST limits, maintenance and delisting', () => {
     const swap = (await call('GET', '/www.okx.com/api/v5/public/instruments?instType=SWAP')).json as { data: { instId: string; state: string }[] };
     expect(swap.data.find((d) => d.instId === 'SOL-USDT-SWAP')?.state).toBe('live');
     const before = c.messages.length;
-    await sleep(1_200); // a re-send would arrive within a second
+    await sleep(1_200); // time: nothing may arrive: a re-send would come within a second
     expect(c.messages.slice(before).filter((m) => m.includes('SOL-USDT'))).toEqual([]);
     c.socket.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'bbo-tbt', instId: 'SOL-USDT' }] }));
     expect(await until(() => c.messages.some((m) => m.includes('"code":"60018"')), 1_000)).toBe(true);

@@ -8,6 +8,7 @@ import { SseHub } from '../../src/common/sse/sse-hub.service.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { SseTestClient, rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep, until } from '../utils/wait.js';
 
 /** Small windows so the 55 s / 5 s / 20 min rules (rules: calculator-market-data) show in a few seconds. */
 const PROCESS_CACHE_MS = 1200;
@@ -112,7 +113,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
 
     it('a second save of (email, ticker) overwrites every value and quantity, keeping id and timestamp (rules: quotes)', async () => {
       const first = await save(position('upsert@example.com', 'SOL-USDT')).expect(200);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20); // time: the two saves get different clock readings (the kept timestamp must be the first's)
       const second = await save(
         position('UPSERT@example.com', 'solusdt', { entrySpotValue: 200, entryShortValue: 205, entrySpotQty: 3, entryFuturesQty: 2 }),
       ).expect(200);
@@ -243,7 +244,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
       const email = 'order@example.com';
       for (const ticker of ['BTC-USDT', 'ETH-USDT', 'SOL-USDT']) {
         await save(position(email, ticker)).expect(200);
-        await new Promise((r) => setTimeout(r, 5));
+        await sleep(5); // time: distinct creation times, which order the list
       }
       await save(position(email, 'BTC-USDT', { entrySpotQty: 9 })).expect(200); // an update does not move it up
       const res = await request(t.baseUrl).get('/v1/calculators').query({ email: 'Order@example.com' }).expect(200);
@@ -380,7 +381,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
       await record('LINK-USDT', 'binance', { spotBid: 120, futuresAsk: 125 });
       const inside = await processPnl(body).expect(200);
       if (Date.now() - cachedAt < PROCESS_CACHE_MS) expect(inside.body.currentSpotPrice).toBe(first.body.currentSpotPrice);
-      await new Promise((r) => setTimeout(r, PROCESS_CACHE_MS + 100));
+      await sleep(PROCESS_CACHE_MS + 100); // time: the cache window must pass
       const after = await processPnl(body).expect(200);
       expect(after.body.currentSpotPrice).toBe(120);
       expect(after.body.currentFuturePrice).toBe(125);
@@ -428,13 +429,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
   });
 
   describe('GET /v1/calculators/stream (rules: calculator, streams)', () => {
-    const waitUntil = async (check: () => boolean, ms = 5000) => {
-      const end = Date.now() + ms;
-      while (!check()) {
-        if (Date.now() > end) throw new Error('condition not met in time');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const waitUntil = (check: () => boolean, ms = 5000) => until(check, Boolean, ms, 20);
 
     it('400 and 404 are JSON answers before any stream opens', async () => {
       const base = `${t.baseUrl}/v1/calculators/stream`;
@@ -575,7 +570,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
       client.close();
       await waitUntil(() => hub().stats().connections === 0 && streams().activeStreams === 0);
       const reads = spy.mock.calls.length;
-      await new Promise((r) => setTimeout(r, STREAM_CACHE_MS + 1200));
+      await sleep(STREAM_CACHE_MS + 1200); // time: no read may happen for a whole cache window after the last client
       expect(spy.mock.calls.length).toBe(reads);
     });
 

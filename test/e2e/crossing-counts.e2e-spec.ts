@@ -88,7 +88,7 @@ describe('crossing counts: job and read endpoint (rules: crossing-counts)', () =
     const replies = await Promise.all(Array.from({ length: 6 }, () => post({ date: DAY })));
     expect(replies.map((r) => r.status)).toEqual([202, 202, 202, 202, 202, 202]);
     await storedAfter(DAY, before.at);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // let a queued re-run finish too
+    await t.app.get(CrossingCountsService).settled(DAY); // the run queued behind the first, too
     expect((await rowsOf(DAY)).n).toBe(5);
     expect((await dayCounts())[0]).toEqual(EXPECTED_DAY[0]);
   });
@@ -126,7 +126,7 @@ describe('crossing counts: job and read endpoint (rules: crossing-counts)', () =
 
   it('a day without samples stores nothing', async () => {
     await post({ date: '2020-01-01' }).expect(202);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.app.get(CrossingCountsService).settled('2020-01-01');
     expect((await rowsOf('2020-01-01')).n).toBe(0);
   });
 

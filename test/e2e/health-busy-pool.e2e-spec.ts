@@ -34,7 +34,7 @@ describe('/health while every pooled PostgreSQL connection is busy', () => {
     const until = Date.now() + holdSeconds * 1000 - 300;
     while (Date.now() < until) {
       statuses.push((await fetch(`${t.baseUrl}/health`)).status);
-      await sleep(100);
+      await sleep(100); // time: sampling /health while the pool is held
     }
     await held;
     expect(statuses.length).toBeGreaterThan(20);

@@ -146,7 +146,7 @@ describe('ingest workers with the feeds off', () => {
   it('starts no worker (so ccxt is never loaded) when neither ENABLED_WEBSOCKET nor a simulator is set', async () => {
     const app = await startTestApp({ ENABLED_WEBSOCKET: '0' });
     try {
-      await sleep(300); // past start-up, where the jobs make their first calls
+      await sleep(300); // time: past start-up, where the jobs would make their first calls: none may start a worker
       const source = app.app.get<WorkerMarketDataSource>(MARKET_DATA_SOURCE);
       expect(source.ingestWorkers.length).toBeGreaterThan(0);
       expect(source.ingestWorkers.every((w) => w.thread === null)).toBe(true);

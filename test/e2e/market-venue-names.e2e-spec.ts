@@ -108,7 +108,7 @@ describe('venue names: lots per unit and name collisions', () => {
       { exchange: 'gate', market: 'SPOT', ticker: 'ETH-USDT', bid: 5140, ask: 5141 },
       { exchange: 'binance', market: 'SPOT', ticker: 'ETH-USDT', bid: 3419, ask: 3420 },
     ]);
-    await sleep(1500);
+    await sleep(1500); // time: no event may name the excluded route: past the debounce and a re-send
     sub.unsubscribe();
     expect(frames.filter((f) => f.includes('"ticker":"ETH-USDT"') && f.includes('gate'))).toEqual([]);
     const v = (await simSend('GET', '/_sim/violations')) as { total: number; recent: unknown[] };

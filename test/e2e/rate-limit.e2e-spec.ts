@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep } from '../utils/wait.js';
 
 // The group's routes that exist today are the three opportunity-history ones; funding rates and
 // crossing counts join the same counter through @ArbitrageRateLimit() (checked via OpenAPI below).
@@ -93,7 +94,7 @@ describe('arbitrage route group rate limit (rules: rate-limits, limits)', () => 
       expect(limited.body).toEqual(LIMITED);
       expect(limited.headers['retry-after']).toBe('1');
       // Invalid requests count too: the limit is checked before validation.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await sleep(1100); // time: the 1 s rate-limit window must pass
       const again = await request(t.baseUrl).get('/v1/opportunity-history/stats').query({ ...route, days: 0 }).expect(400);
       expect(again.headers['x-ratelimit-remaining']).toBe('1');
     });

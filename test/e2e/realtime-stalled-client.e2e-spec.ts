@@ -45,7 +45,7 @@ describe('a stalled client of the price stream with 270 bases on five exchanges 
         let peak = before;
         // The window itself is the measurement: real time, sampled every 250 ms.
         for (let waited = 0; waited < ms; waited += 250) {
-          await sleep(250);
+          await sleep(250); // time: RSS sampling interval over the measured window
           peak = Math.max(peak, rssMb());
         }
         return peak - before;

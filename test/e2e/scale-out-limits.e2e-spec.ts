@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { testRedisPrefix } from '../utils/test-redis.js';
+import { sleep } from '../utils/wait.js';
 
 const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' };
 const route = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.5 };
@@ -52,12 +53,12 @@ describe('limits across instances (Redis)', () => {
     expect(first.status).toBe(200);
     // rawGet hangs up after 300 ms; hold two streams open meanwhile from two instances.
     const held = [rawGet(`${a.baseUrl}/v1/realtime/prices`, 1500, ip), rawGet(`${b.baseUrl}/v1/realtime/prices`, 1500, ip)];
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500); // time: both held streams are open (rawGet gives no open signal) before the third asks
     const third = await rawGet(`${a.baseUrl}/v1/realtime/prices`, 300, ip);
     expect(third.status).toBe(429);
     expect(JSON.parse(third.body)).toMatchObject({ statusCode: 429, message: 'too many open streams' });
     expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300); // time: the held streams' slots are released after their hang-up
     expect((await rawGet(`${b.baseUrl}/v1/realtime/prices`, 200, ip)).status).toBe(200);
   });
 

@@ -3,10 +3,10 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/simul
 import { createPgDatabase, freePort, serviceProcess, type ServiceProcess, startNginx, waitFor } from '../utils/instances.js';
 import { SseTestClient } from '../utils/sse-client.js';
 import { testRedisPrefix } from '../utils/test-redis.js';
+import { sleep } from '../utils/wait.js';
 
 const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' };
 const STATS = '/v1/opportunity-history/stats?ticker=ETH-USDT&buy=binance&sell=okx&days=1&threshold=0.5';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Scale-out: the deployment of the README's "Running several instances" with real parts:
@@ -41,7 +41,7 @@ describe('one ingest and two API instances behind nginx', () => {
       ]),
     });
     expect(res.status).toBe(200);
-    await sleep(400);
+    await sleep(400); // time: past the debounce, so that each bump is an event of its own
   };
   const ids = (c: SseTestClient) => c.events.map((e) => Number(e.id));
   const marketHealth = async (p: ServiceProcess) =>
@@ -113,7 +113,7 @@ describe('one ingest and two API instances behind nginx', () => {
 
   it('both instances stream the same opportunities with the same ids', async () => {
     const [one, two] = api.map((p) => client(`${p.baseUrl}/v1/realtime/arbitrage`));
-    await sleep(500);
+    await Promise.all([one.opened, two.opened]);
     for (let i = 0; i < 3; i += 1) await bump();
     await Promise.all([one.waitFor(3, 10_000), two.waitFor(3, 10_000)]);
     await waitFor(() => ids(one).includes(ids(two).at(-1)!) && ids(two).includes(ids(one).at(-1)!), 5000, 'the instances did not converge');
@@ -132,7 +132,7 @@ describe('one ingest and two API instances behind nginx', () => {
   it('a client moved from one instance to the other with Last-Event-ID misses nothing and gets nothing twice', async () => {
     const reference = client(`${api[1].baseUrl}/v1/realtime/arbitrage`);
     const moving = client(`${api[0].baseUrl}/v1/realtime/arbitrage`);
-    await sleep(500);
+    await Promise.all([reference.opened, moving.opened]);
     await bump();
     await moving.waitFor(1, 10_000);
     moving.close();
@@ -155,7 +155,7 @@ describe('one ingest and two API instances behind nginx', () => {
     const reference = client(`${api[1].baseUrl}/v1/realtime/arbitrage`);
     const viaProxy = [0, 1, 2, 3].map(() => client(`${nginx.url}/v1/realtime/arbitrage`));
     try {
-      await sleep(800);
+      await Promise.all([reference, ...viaProxy].map((c) => c.opened));
       await bump();
       await Promise.all([reference, ...viaProxy].map((c) => c.waitFor(1, 10_000)));
       // Round-robin put some of the proxied clients on the instance about to die (its only arbitrage clients).

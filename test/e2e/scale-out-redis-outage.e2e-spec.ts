@@ -9,6 +9,7 @@ import { freePort, waitFor } from '../utils/instances.js';
 import { SseTestClient } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { TEST_REDIS_URL, testRedisPrefix } from '../utils/test-redis.js';
+import { sleep } from '../utils/wait.js';
 
 /** A TCP relay to the real Redis that the test can cut and restore, as a network outage would. */
 async function redisRelay(port: number) {
@@ -71,7 +72,7 @@ describe('an API instance through a Redis outage', () => {
     const arbitrage = new SseTestClient(`${t.baseUrl}/v1/realtime/arbitrage`, ['market-data-missing']);
     const prices = new SseTestClient(`${t.baseUrl}/v1/realtime/prices`, ['market-data-missing']);
     clients.push(arbitrage, prices);
-    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all([arbitrage.opened, prices.opened]);
     await publish(Date.now());
     await arbitrage.waitFor(1, 5000);
     await request(t.baseUrl).get('/health').expect(200);
@@ -99,7 +100,7 @@ describe('an API instance through a Redis outage', () => {
     expect(new Set(messageIds).size).toBe(3);
     // And the missing-data events stop once Redis answers again.
     const settled = arbitrage.events.length;
-    await new Promise((r) => setTimeout(r, 2500));
+    await sleep(2500); // time: no market-data-missing event may come for over two of its 1 s periods
     expect(arbitrage.events.slice(settled).filter((e) => e.type === 'market-data-missing')).toEqual([]);
   }, 60_000);
 });

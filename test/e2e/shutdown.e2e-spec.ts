@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep } from '../utils/wait.js';
 
 describe('graceful shutdown', () => {
   let t: TestApp;
@@ -10,7 +11,7 @@ describe('graceful shutdown', () => {
 
   it('closing the app ends open streams, stops accepting, and closes the database', async () => {
     const stream = rawGet(`${t.baseUrl}/v1/realtime/prices`, 10_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300); // time: the raw stream is open (rawGet gives no open signal) when the app closes
     const startedAt = Date.now();
     await t.close();
     const closedIn = Date.now() - startedAt;

@@ -147,16 +147,16 @@ describe(`stream abuse from one IP: cap ${CAP} (SSE_MAX_PER_IP), churn, slowlori
       await Promise.all(Array.from({ length: 10 }, (_, i) => openAndDrop(url(i % 2 ? '/v1/realtime/prices' : '/v1/realtime/arbitrage'))));
     }
     const held = await Promise.all(Array.from({ length: CAP }, () => stalledClient(url('/v1/realtime/prices'))));
-    await sleep(500);
+    await sleep(500); // time: the held streams get ticks they cannot read (stalled clients give no signal)
     held.forEach((h) => h.destroy());
     await until(() => hub.stats().connections === 0);
-    await sleep(200);
+    await sleep(200); // time: closed sockets' buffers are released on a later turn before the heap is read
     expect(heapAfterGc() - before).toBeLessThan(2 * 1024 * 1024);
   }, 60_000);
 
   it('50 slowloris clients (a header line every 200 ms, never the end) are answered 408 and closed after HTTP_HEADERS_TIMEOUT_MS; others are served meanwhile', async () => {
     const clients = Array.from({ length: 50 }, () => slowloris(t.baseUrl));
-    await sleep(300);
+    await sleep(300); // time: the slowloris clients have sent their first header lines
     const started = Date.now();
     const health = await call(t.baseUrl);
     expect(health).toBe(200);

@@ -92,7 +92,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
               }
             }
           }
-          await sleep(250);
+          await sleep(250); // time: sampling interval of the quotes' age during the fault
         }
       })();
       try {
@@ -113,7 +113,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
       oldestQuoteDuring(others, async () => {
         await on();
         await until(health, (h) => !h[exchange].connected, downWithinMs);
-        await sleep(FLOWING_MS + 1_000);
+        await sleep(FLOWING_MS + 1_000); // time: the others must keep flowing for longer than a quote's freshness
         await off();
         await until(health, (h) => h[exchange].connected, 20_000);
       });
@@ -173,7 +173,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
       const oldest = await oldestQuoteDuring(EXCHANGE_NAMES, async () => {
         await control('PUT', '/_sim/strict', { restScale: 0.0005 });
         await until(violations, (v) => (v.byExchange[exchange]?.['rest-rate-limit'] ?? 0) > 0, 15_000);
-        await sleep(FLOWING_MS + 1_000);
+        await sleep(FLOWING_MS + 1_000); // time: quotes must keep flowing through the REST ban for longer than a quote's freshness
         await control('PUT', '/_sim/strict', { restScale: 1 });
       });
       expect(oldest.ageMs, oldest.market).toBeLessThan(FLOWING_MS);

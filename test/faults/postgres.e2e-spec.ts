@@ -8,6 +8,7 @@ import { CSV_HEADER } from '../../src/journal/journal-csv.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { freePort } from '../utils/service-process.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { sleep, until } from '../utils/wait.js';
 
 /**
  * the hardening, PostgreSQL faults, on a server of the test's own (initdb in a temporary folder, run
@@ -61,7 +62,6 @@ class PrivateCluster {
 
 const uid = (user: string): number => Number(execFileSync('id', ['-u', user]).toString());
 const gid = (user: string): number => Number(execFileSync('id', ['-g', user]).toString());
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('PostgreSQL faults', () => {
   let cluster: PrivateCluster;
@@ -93,11 +93,10 @@ describe('PostgreSQL faults', () => {
       method: 'POST', headers: { 'content-type': 'text/csv' }, body: [CSV_HEADER.join(','), ...rows].join('\n'),
     });
     // Wait until the import's transaction is writing, then end every session of the service.
-    for (let i = 0; i < 200; i++) {
-      const busy = await cluster.query(`SELECT 1 FROM pg_stat_activity WHERE xact_start IS NOT NULL AND query LIKE 'INSERT INTO journal_operations%'`);
-      if (busy.length > 0) break;
-      await sleep(25);
-    }
+    await until(
+      () => cluster.query(`SELECT 1 FROM pg_stat_activity WHERE xact_start IS NOT NULL AND query LIKE 'INSERT INTO journal_operations%'`),
+      (busy) => busy.length > 0, 5_000, 25,
+    ).catch(() => undefined); // a fast import may finish first: the kill below then finds the idle sessions
     const killed = await cluster.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'postgres' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`);
     expect(killed.length).toBeGreaterThan(0);
     const res = await pending;
@@ -113,8 +112,7 @@ describe('PostgreSQL faults', () => {
 
   it('the server stopped and started during writes: 500 texts or 503 meanwhile, none hangs, /health says so, all heals by itself', async () => {
     // The recorder writes samples before the outage.
-    for (let i = 0; i < 100 && (await samples()) === 0; i++) await sleep(100);
-    expect(await samples()).toBeGreaterThan(0);
+    await until(samples, (n) => n > 0, 10_000);
 
     const answers: { status: number; body: unknown }[] = [];
     const acknowledged: string[] = [];
@@ -128,24 +126,17 @@ describe('PostgreSQL faults', () => {
         });
         answers.push({ status: res.status, body: await res.json() });
         if (res.status === 201) acknowledged.push(`W${i}USDT`);
-        await sleep(20);
+        await sleep(20); // time: the writer's pace, one write every 20 ms through the outage
       }
     })();
 
-    await sleep(500);
+    await until(() => acknowledged.length, (n) => n >= 3, 10_000, 20);
     cluster.stop();
-    let healthDown = 0;
-    for (let i = 0; i < 30 && healthDown === 0; i++) {
-      const health = await fetch(`${t.baseUrl}/health`);
-      if (health.status === 503) healthDown++;
-      await sleep(100);
-    }
-    expect(healthDown).toBe(1);
-    await sleep(1_000);
+    await until(async () => (await fetch(`${t.baseUrl}/health`)).status, (s) => s === 503, 3_000);
+    await sleep(1_000); // time: writes keep failing for a second of outage before the server returns
     const duringOutage = answers.length;
     cluster.start();
-    const end = Date.now() + 20_000;
-    while (Date.now() < end && answers.slice(duringOutage).every((a) => a.status !== 201)) await sleep(100);
+    await until(() => answers.slice(duringOutage).some((a) => a.status === 201), Boolean, 20_000);
     writing = false;
     await writer;
 
@@ -158,18 +149,12 @@ describe('PostgreSQL faults', () => {
       ]).toContainEqual(a);
     }
     // /health follows the background ping (every second).
-    let health = 0;
-    for (let i = 0; i < 50 && health !== 200; i++) {
-      health = (await fetch(`${t.baseUrl}/health`)).status;
-      if (health !== 200) await sleep(100);
-    }
-    expect(health).toBe(200);
+    await until(async () => (await fetch(`${t.baseUrl}/health`)).status, (s) => s === 200, 5_000);
     const stored = new Set((await cluster.query<{ ticker: string }>(`SELECT ticker FROM favorite_cryptos WHERE email = 'outage@example.com'`)).map((r) => r.ticker));
     expect(acknowledged.filter((ticker) => !stored.has(ticker))).toEqual([]);
 
     // The recorder resumed on its own.
     const before = await samples();
-    for (let i = 0; i < 100 && (await samples()) <= before; i++) await sleep(100);
-    expect(await samples()).toBeGreaterThan(before);
+    await until(samples, (n) => n > before, 10_000);
   }, 90_000);
 });

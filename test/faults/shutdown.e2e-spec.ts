@@ -4,6 +4,7 @@ import { CSV_HEADER } from '../../src/journal/journal-csv.js';
 import { row as historyRow } from '../e2e/opportunity-history.fixtures.js';
 import { startServiceProcess, type ServiceProcess } from '../utils/service-process.js';
 import { faultDatabase, postgresDatabase, type FaultDatabase } from './fault-database.js';
+import { sleep, until } from '../utils/wait.js';
 
 /**
  * the hardening, faults: SIGTERM while a journal import, a crossing-count run and a backtest are in
@@ -75,7 +76,7 @@ describe('SIGTERM during a journal import', () => {
     const rows = IMPORT_ROWS / 2;
     const { sent, done } = post(`${service.baseUrl}/v1/journal/import?email=term@example.com`, 'text/csv', importCsv(rows, 't'));
     await sent;
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200); // time: the import is under way (its body is being read) when SIGTERM comes
     const exit = await stop(service, 'SIGTERM');
     const outcome = await done;
     expect(service.output()).toContain('"msg":"shutting down"');
@@ -97,7 +98,7 @@ describe('SIGTERM during a journal import', () => {
     expect((await first.done).status).toBe(200);
     const { sent, done } = post(`${service.baseUrl}/v1/journal/import?email=cut@example.com`, 'text/csv', importCsv(IMPORT_ROWS, 'c'));
     await sent;
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300); // time: the import is under way (its body is being read) when SIGTERM comes
     const exit = await stop(service, 'SIGTERM');
     expect(exit.code).toBe(1);
     expect(exit.ms).toBeLessThan(300 + 2_000);
@@ -202,12 +203,7 @@ describe('SIGTERM during a crossing-count run', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ date: DATE }),
     });
     expect(rerun.status).toBe(202);
-    const end = Date.now() + 60_000;
-    let rows = await stored();
-    while (JSON.stringify(rows) !== JSON.stringify(expected) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 250));
-      rows = await stored();
-    }
+    const rows = await until(stored, (r) => JSON.stringify(r) === JSON.stringify(expected), 60_000, 250).catch(() => stored());
     expect(rows).toEqual(expected);
     await stop(again, 'SIGTERM');
   }, 180_000);

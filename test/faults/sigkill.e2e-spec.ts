@@ -3,6 +3,7 @@ import { CSV_HEADER } from '../../src/journal/journal-csv.js';
 import { seededRng } from '../../src/simulator/random-walk.js';
 import { startServiceProcess } from '../utils/service-process.js';
 import { faultDatabase, type FaultDatabase } from './fault-database.js';
+import { sleep } from '../utils/wait.js';
 
 /**
  * the hardening, faults: SIGKILL at a random moment under write load, then the invariants. Nothing the
@@ -78,7 +79,7 @@ describe(`SIGKILL under write load, then the invariants (the hardening; FAULT_SE
       const service = await startServiceProcess(env);
       const acked: Acknowledged = { operationIds: [], favorites: [], imports: new Map(), refused: [] };
       const load = writeLoad(service.baseUrl, acked, round);
-      await new Promise((r) => setTimeout(r, 1_500 + next() * 2_000));
+      await sleep(1_500 + next() * 2_000); // time: the kill lands at a seeded random moment of the writes
       service.signal('SIGKILL');
       await Promise.all([service.exited, load]);
       expect(acked.refused).toEqual([]);

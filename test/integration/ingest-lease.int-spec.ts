@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IngestLease, type LeaseTiming } from '../../src/redis/ingest-lease.js';
 import { RedisLink } from '../../src/redis/redis-link.js';
 import { scaleOutConfig, testRedisPrefix } from '../utils/test-redis.js';
+import { sleep, until as waitUntil } from '../utils/wait.js';
 
 const TIMING: LeaseTiming = { ttlMs: 400, renewMs: 100 };
 
@@ -30,19 +31,13 @@ describe('IngestLease on a real Redis', () => {
     await redis.drop();
   });
 
-  const until = async (check: () => boolean, ms = 3000): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const until = (check: () => boolean, ms = 3000): Promise<boolean> => waitUntil(check, Boolean, ms, 20);
 
   it('ROLE=all starts at once without Redis; ROLE=api never starts', async () => {
     const all = lease('all');
     const api = lease('api');
     expect(all.started()).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300); // time: an api-role process must not start the jobs in this time (it never will)
     expect(api.started()).toBe(0);
     expect(api.lease.holds).toBe(false);
   });
@@ -51,7 +46,7 @@ describe('IngestLease on a real Redis', () => {
     const first = lease('ingest');
     await until(() => first.started() === 1);
     const second = lease('ingest');
-    await new Promise((r) => setTimeout(r, TIMING.ttlMs * 2));
+    await sleep(TIMING.ttlMs * 2); // time: two lease lifetimes pass while the first holder renews it
     expect(second.started()).toBe(0);
     await first.lease.onApplicationShutdown();
     await until(() => second.started() === 1);
@@ -78,7 +73,7 @@ describe('IngestLease on a real Redis', () => {
     const starts = [0, 0, 0];
     starts.forEach((_, i) => void l.run(() => void (starts[i] += 1)));
     await until(() => starts.every((n) => n === 1));
-    await new Promise((r) => setTimeout(r, TIMING.ttlMs * 2));
+    await sleep(TIMING.ttlMs * 2); // time: two lease lifetimes pass and the process keeps its own lease
     expect(l.holds).toBe(true);
     expect(starts).toEqual([1, 1, 1]);
   });

@@ -19,7 +19,7 @@ describe('PGlite driver: overlapping transactions', () => {
     await ds.destroy();
   });
 
-  const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 1));
+  const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 1)); // time: one timer turn between two statements, so transactions interleave
 
   it('keeps every committed row and rolls back only the failed transaction', async () => {
     const results = await Promise.allSettled([

@@ -106,7 +106,14 @@ export async function startProber(baseUrl: string, intervalMs: number): Promise<
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  while (!out.startsWith('ready\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise<void>((resolve) => {
+    const ready = (): void => {
+      if (!out.startsWith('ready\n')) return;
+      child.stdout.off('data', ready);
+      resolve();
+    };
+    child.stdout.on('data', ready);
+  });
   out = '';
   return {
     stop: async () => {

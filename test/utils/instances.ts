@@ -4,6 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createPostgresTestDatabase, LOCAL_POSTGRES } from './test-database.js';
+import { until } from './wait.js';
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released for the child to take). */
 export async function freePort(): Promise<number> {
@@ -123,9 +124,7 @@ ${servers}
 }
 
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, message: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(message);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(check, Boolean, timeoutMs).catch(() => {
+    throw new Error(message);
+  });
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { until } from './wait.js';
 
 /** The service as production runs it: its own process, `src/main.ts` through the TypeScript loader. */
 export interface ServiceProcess {
@@ -54,14 +55,10 @@ export async function startServiceProcess(env: Record<string, string>, readyTime
 }
 
 async function waitHealthy(service: ServiceProcess, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
   let gone = false;
   void service.exited.then(() => (gone = true));
-  while (Date.now() < end && !gone) {
-    const ok = await fetch(`${service.baseUrl}/health`).then((r) => r.status === 200, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const healthy = () => fetch(`${service.baseUrl}/health`).then((r) => r.status === 200, () => false);
+  if (await until(async () => gone || (await healthy()), Boolean, timeoutMs).then(() => !gone, () => false)) return;
   service.signal('SIGKILL');
   throw new Error(`service did not become healthy:\n${service.output().slice(-3000)}`);
 }
