@@ -1,5 +1,5 @@
 import type { ClosedTrade } from '../common/trade-metrics/trade.js';
-import { AMOUNT_DECIMALS, PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundAmount, roundFast, roundPercent, roundsAtLeast, thresholdFast, type Dec } from '../common/money/money.js';
+import { AMOUNT_DECIMALS, AmountSum, PERCENT_DECIMALS, amount, dec, isProfitable, percent, roundAmount, roundFast, roundPercent, roundsAtLeast, thresholdFast, type Dec } from '../common/money/money.js';
 
 /**
  * The route backtest of the `backtest` rule, as a pure streaming computation: samples are pushed one by
@@ -154,9 +154,9 @@ export class BacktestEngine {
     estimatedCosts: 0, grossUsd: 0, netUsd: 0, netPercent: 0, winRate: 0, history: [],
   };
   private wins = 0;
-  /** Σ of the settled operations' grossUsd and netUsd as reported (exact decimal sums). */
-  private grossSum = dec(0);
-  private netSum = dec(0);
+  /** Σ of the settled operations' grossUsd and netUsd as reported (exact sums, see AmountSum). */
+  private readonly grossSum = new AmountSum();
+  private readonly netSum = new AmountSum();
   private finished = false;
   /** Every settled operation as a trade (capital out at entry, back at arrival), for the metrics. */
   private readonly trades: ClosedTrade[] = [];
@@ -199,9 +199,10 @@ export class BacktestEngine {
       if (this.window) this.closeWindow(true);
       this.finished = true;
       const settled = this.result.completed + this.result.expired;
-      this.result.grossUsd = roundAmount(this.grossSum);
-      this.result.netUsd = roundAmount(this.netSum);
-      this.result.netPercent = roundPercent(this.netSum.div(this.params.capital).times(100));
+      const netSum = this.netSum.value();
+      this.result.grossUsd = roundAmount(this.grossSum.value());
+      this.result.netUsd = roundAmount(netSum);
+      this.result.netPercent = roundPercent(netSum.div(this.params.capital).times(100));
       this.result.winRate = settled === 0 ? 0 : percent(dec(this.wins).div(settled).times(100), 'winRate');
     }
     return this.result;
@@ -263,8 +264,8 @@ export class BacktestEngine {
     if (entry.feesEstimated) result.estimatedCosts += 1;
     const operation = this.operationOf(entry, status, status === 'completed' ? window.exitGross : 0);
     if (operation.netUsd !== null && operation.grossUsd !== null) {
-      this.grossSum = this.grossSum.plus(operation.grossUsd);
-      this.netSum = this.netSum.plus(operation.netUsd);
+      this.grossSum.add(operation.grossUsd);
+      this.netSum.add(operation.netUsd);
       if (isProfitable(operation.netUsd)) this.wins += 1;
       this.trades.push({ openedAt: entry.time, closedAt: entry.arrival, profitUsd: operation.netUsd });
     }

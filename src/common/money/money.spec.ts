@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../errors/app-error.js';
-import { FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundFast, roundsAtLeast, thresholdFast, roundAmount, SQL_BAND_PER_SCALE, SQL_BAND_UNIT, PERCENT_DECIMALS } from './money.js';
+import { AmountSum, FigureOutOfRangeError, amount, dec, isProfitable, percent, priceFigure, roundsAbove, roundFast, roundsAtLeast, thresholdFast, roundAmount, SQL_BAND_PER_SCALE, SQL_BAND_UNIT, PERCENT_DECIMALS } from './money.js';
 
 describe('money policy (README "Money and percent figures")', () => {
   it('computes on the decimals as written: 0.1 + 0.2 is 0.3, not 0.30000000000000004', () => {
@@ -139,5 +139,43 @@ describe('the SQL band of threshold tests', () => {
         expect(threshold - approx).toBeLessThan(sqlBand * 2);
       }
     }
+  });
+});
+
+describe('AmountSum: an exact sum of rounded amounts (rules: money)', () => {
+  const sumOf = (terms: number[], counted?: { inUnits: number }) => {
+    const sum = new AmountSum();
+    for (const t of terms) sum.add(t);
+    if (counted && sum.inUnits) counted.inUnits += 1;
+    return sum.value().toString();
+  };
+
+  it('hand-computed: 0.1 + 0.2 − 0.3 is 0; a loss and a win; nothing is 0', () => {
+    expect(sumOf([0.1, 0.2, -0.3])).toBe('0');
+    expect(sumOf([12.34567891, -2.3456789])).toBe('10.00000001');
+    expect(sumOf([])).toBe('0');
+    expect(sumOf([0.00000001, 0.00000001])).toBe('0.00000002');
+  });
+
+  it('a term with more than 8 decimals, or sums past 2^53 units, continue in decimal, still exact', () => {
+    const counted = { inUnits: 0 };
+    expect(sumOf([0.1, 0.123456789, 0.2], counted)).toBe('0.423456789');
+    expect(counted.inUnits).toBe(0);
+    expect(sumOf([90_000_000, 90_000_000, 0.00000001])).toBe('180000000.00000001');
+    expect(sumOf([1e13, -1e13, 0.5])).toBe('0.5');
+  });
+
+  it('equals the decimal sum for any list of 8-decimal amounts, and the fast path answers for them', () => {
+    const amountArb = fc.integer({ min: -1e12, max: 1e12 }).map((u) => u / 1e8);
+    const counted = { inUnits: 0 };
+    fc.assert(
+      fc.property(fc.array(amountArb, { maxLength: 200 }), (terms) => {
+        const expected = terms.reduce((acc, t) => acc.plus(t), dec(0));
+        expect(sumOf(terms, counted)).toBe(expected.toString());
+      }),
+      { numRuns: 500 },
+    );
+    // 200 terms of at most 1e12 units each stay far below 2^53: every run took the fast path.
+    expect(counted.inUnits).toBe(500);
   });
 });
