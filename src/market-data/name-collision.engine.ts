@@ -39,7 +39,7 @@ export class NameCollisionDetector {
   private readonly offSince = new Map<string, number>();
   private readonly excluded = new Map<string, Exclusion>();
 
-  constructor(private readonly o: NameCollisionOptions) {}
+  constructor(private readonly options: NameCollisionOptions) {}
 
   /** One pass over fresh spot quotes (one per venue and ticker), at `now`. */
   evaluate(quotes: Iterable<MidQuote>, now: number): void {
@@ -64,19 +64,19 @@ export class NameCollisionDetector {
 
   private judge(ticker: string, exchange: ExchangeName, offPercent: number, venues: number, now: number): void {
     const key = keyOf(exchange, ticker);
-    if (!(offPercent > this.o.spreadPercent)) {
+    if (!(offPercent > this.options.spreadPercent)) {
       this.offSince.delete(key);
       this.excluded.delete(key);
       return;
     }
     const since = this.offSince.get(key) ?? now;
     this.offSince.set(key, since);
-    if (now - since < this.o.minDurationMs || this.excluded.has(key)) return;
+    if (now - since < this.options.minDurationMs || this.excluded.has(key)) return;
     const against = venues === 2 ? 'the only other exchange quoting it' : `the median of ${venues} exchanges`;
     this.excluded.set(key, {
       ticker, exchange, since,
-      reason: `name collision: mid ${offPercent.toFixed(1)} % away from ${against} for over ${durationText(this.o.minDurationMs)} ` +
-        `(threshold ${this.o.spreadPercent} %): another coin under the same ticker`,
+      reason: `name collision: mid ${offPercent.toFixed(1)} % away from ${against} for over ${durationText(this.options.minDurationMs)} ` +
+        `(threshold ${this.options.spreadPercent} %): another coin under the same ticker`,
     });
   }
 }

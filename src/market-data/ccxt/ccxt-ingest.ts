@@ -114,7 +114,7 @@ export class CcxtIngest {
   private readonly parked = new ParkedMarkets();
   private closed = false;
 
-  constructor(private readonly o: CcxtIngestOptions) {}
+  constructor(private readonly options: CcxtIngestOptions) {}
 
   /** The exchange's markets as this worker's REST client loaded them (the depth feeds' symbols). */
   loadedMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {
@@ -146,10 +146,10 @@ export class CcxtIngest {
     let pacer = this.historyPacers.get(exchange);
     if (!pacer) {
       const limit = FUNDING_HISTORY_LIMITS[exchange];
-      this.historyPacers.set(exchange, (pacer = new WindowPacer(limit.calls, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.o.clock)));
+      this.historyPacers.set(exchange, (pacer = new WindowPacer(limit.calls, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.options.clock)));
     }
     const pace = pacer;
-    return fetchSettlementHistory(exchange, this.rest(exchange), symbol, since, this.o.clock.now(), () => pace.acquire());
+    return fetchSettlementHistory(exchange, this.rest(exchange), symbol, since, this.options.clock.now(), () => pace.acquire());
   }
 
   /** Public per-market rates from the loaded markets; reloads markets as listMarkets does. */
@@ -181,7 +181,7 @@ export class CcxtIngest {
       try {
         await this.loadMarkets(exchange);
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, this.o.backoff)));
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, this.options.backoff)));
       }
     }
     if (this.closed) return;
@@ -194,7 +194,7 @@ export class CcxtIngest {
     const limits = SUBSCRIPTION_LIMITS[exchange];
     const pacer = this.dialPacer(exchange);
     chunk(listed, limits.perConnection).forEach((part, i) => {
-      const client = this.o.createClient(exchange);
+      const client = this.options.createClient(exchange);
       client.setMarkets(part.map(({ symbol }) => markets[symbol] as MarketInterface));
       disableCcxtReconnectBackoff(client);
       const connection = new FeedConnection({
@@ -209,16 +209,16 @@ export class CcxtIngest {
         contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
         multipliers: part.map(({ symbol }) => multiplierOfCcxtSymbol(symbol)),
         client: toFeedClient(client),
-        clock: this.o.clock,
-        silenceTimeoutMs: this.o.silenceTimeoutMs,
-        backoff: this.o.backoff,
-        sink: this.o.sink,
+        clock: this.options.clock,
+        silenceTimeoutMs: this.options.silenceTimeoutMs,
+        backoff: this.options.backoff,
+        sink: this.options.sink,
         onState: (event) => {
           // A refused or dropped market waits for a markets reload that shows it trading again.
           const at = part.findIndex(({ symbol }) => event.state === 'refused' && fromCcxtSymbol(symbol) === event.ticker);
           const index = part[at]?.index;
           if (index !== undefined && event.ticker) this.parked.park(exchange, { market, ticker: event.ticker, index });
-          this.o.onState(event);
+          this.options.onState(event);
         },
       });
       this.connections.push({ exchange, connection });
@@ -237,7 +237,7 @@ export class CcxtIngest {
   private rest(exchange: ExchangeName): Exchange {
     let client = this.restClients.get(exchange);
     if (!client) {
-      client = this.gate(exchange).attach(this.o.createClient(exchange));
+      client = this.gate(exchange).attach(this.options.createClient(exchange));
       this.restClients.set(exchange, client);
     }
     return client;
@@ -245,16 +245,16 @@ export class CcxtIngest {
 
   private account(exchange: ExchangeName): Exchange | undefined {
     if (!this.accountClients.has(exchange)) {
-      const client = this.o.createAccountClient?.(exchange);
+      const client = this.options.createAccountClient?.(exchange);
       this.accountClients.set(exchange, client && this.gate(exchange).attach(client));
     }
     return this.accountClients.get(exchange);
   }
 
   private async loadMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     const loadedAt = this.marketsLoadedAt.get(exchange);
-    const reload = loadedAt !== undefined && now - loadedAt >= this.o.marketsRefreshMs;
+    const reload = loadedAt !== undefined && now - loadedAt >= this.options.marketsRefreshMs;
     const markets = await this.rest(exchange).loadMarkets(reload);
     if (loadedAt === undefined || reload) this.marketsLoadedAt.set(exchange, now);
     if (reload) {
@@ -288,7 +288,7 @@ export class CcxtIngest {
       const mine = back.filter((p) => p.market === market);
       if (mine.length === 0) continue;
       for (const p of mine) {
-        this.o.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'listed', at: this.o.clock.now(), ticker: p.ticker, reason: 'trading again' });
+        this.options.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'listed', at: this.options.clock.now(), ticker: p.ticker, reason: 'trading again' });
       }
       void this.watchWhenLoaded(exchange, market, mine.map((p) => p.ticker), mine.map((p) => p.index));
     }
@@ -306,7 +306,7 @@ export class CcxtIngest {
       const index = indexes[i];
       if (reason === undefined || index === undefined) return;
       this.parked.park(exchange, { market, ticker, index });
-      this.o.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'refused', at: this.o.clock.now(), ticker, reason });
+      this.options.onState({ exchange, market, connectionId: `${exchange}:${market}:listed`, state: 'refused', at: this.options.clock.now(), ticker, reason });
     });
   }
 
@@ -314,7 +314,7 @@ export class CcxtIngest {
     const limit = DIAL_LIMITS[exchange];
     if (!limit) return undefined;
     let pacer = this.dialPacers.get(exchange);
-    if (!pacer) this.dialPacers.set(exchange, (pacer = new WindowPacer(limit.dials, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.o.clock)));
+    if (!pacer) this.dialPacers.set(exchange, (pacer = new WindowPacer(limit.dials, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.options.clock)));
     return pacer;
   }
 
@@ -323,8 +323,8 @@ export class CcxtIngest {
     let gate = this.restGates.get(exchange);
     if (!gate) {
       const onBan = ({ untilMs, reason }: { untilMs: number; reason: string }): void =>
-        this.o.onState({ exchange, market: 'SPOT', connectionId: `${exchange}:rest`, state: 'rest-banned', at: this.o.clock.now(), reason, restBannedUntil: untilMs });
-      this.restGates.set(exchange, (gate = new RestGate(exchange, this.o.clock, this.o.backoff, Math.random, onBan)));
+        this.options.onState({ exchange, market: 'SPOT', connectionId: `${exchange}:rest`, state: 'rest-banned', at: this.options.clock.now(), reason, restBannedUntil: untilMs });
+      this.restGates.set(exchange, (gate = new RestGate(exchange, this.options.clock, this.options.backoff, Math.random, onBan)));
     }
     return gate;
   }

@@ -91,19 +91,19 @@ export class FeedConnection {
   private running: Promise<void> | null = null;
   reconnects = 0;
 
-  constructor(private readonly o: FeedConnectionOptions) {
-    this.multipliers = o.symbols.map((_, i) => o.multipliers?.[i] ?? 1);
-    const sizes = o.symbols.map((_, i) => (o.contractSizes?.[i] ?? 1) * (this.multipliers[i] ?? 1));
+  constructor(private readonly options: FeedConnectionOptions) {
+    this.multipliers = options.symbols.map((_, i) => options.multipliers?.[i] ?? 1);
+    const sizes = options.symbols.map((_, i) => (options.contractSizes?.[i] ?? 1) * (this.multipliers[i] ?? 1));
     this.sizeDiv = sizes.map(divisorOf);
     this.sizeMul = sizes.map((size, i) => (this.sizeDiv[i] === 1 ? size : 1));
-    this.active = new Set(o.symbols.map((_, i) => i));
+    this.active = new Set(options.symbols.map((_, i) => i));
     this.groups = this.regroup();
-    o.symbols.forEach((symbol, i) => this.hook(symbol, i));
+    options.symbols.forEach((symbol, i) => this.hook(symbol, i));
   }
 
   /** ccxt symbols this connection still watches. */
   get symbols(): string[] {
-    return [...this.active].map((i) => this.o.symbols[i] ?? '');
+    return [...this.active].map((i) => this.options.symbols[i] ?? '');
   }
 
   /**
@@ -112,7 +112,7 @@ export class FeedConnection {
    */
   drop(symbols: readonly string[], reason: string): void {
     for (const symbol of symbols) {
-      const i = this.o.symbols.indexOf(symbol);
+      const i = this.options.symbols.indexOf(symbol);
       if (i >= 0 && this.active.delete(i)) this.emitRefused(i, reason);
     }
     this.groups = this.regroup();
@@ -126,13 +126,13 @@ export class FeedConnection {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    await this.o.client.close().catch(() => undefined);
+    await this.options.client.close().catch(() => undefined);
     await this.running;
   }
 
   private async run(): Promise<void> {
     while (!this.stopped && this.active.size > 0) {
-      const dialed = await this.o.beforeDial?.();
+      const dialed = await this.options.beforeDial?.();
       if (this.stopped) {
         dialed?.();
         break;
@@ -143,9 +143,9 @@ export class FeedConnection {
       const reason = await this.session(dialed);
       if (this.stopped) break;
       this.emit('disconnected', reason);
-      await this.o.client.close().catch(() => undefined);
+      await this.options.client.close().catch(() => undefined);
       // A refused symbol is gone; the rest re-subscribe at once: one reconnect, no backoff.
-      if (!this.refusedInSession && !this.noticedInSession) await this.sleep(backoffDelay(this.attempt++, this.o.backoff, this.o.random));
+      if (!this.refusedInSession && !this.noticedInSession) await this.sleep(backoffDelay(this.attempt++, this.options.backoff, this.options.random));
       if (!this.stopped) this.reconnects++;
     }
     this.emit('closed', this.active.size === 0 ? 'every symbol refused' : 'shutdown');
@@ -157,15 +157,15 @@ export class FeedConnection {
    */
   private async session(dialed?: () => void): Promise<string> {
     this.silenced = false;
-    this.lastDataAt = this.o.clock.now();
-    this.armSilence(this.o.silenceTimeoutMs);
+    this.lastDataAt = this.options.clock.now();
+    this.armSilence(this.options.silenceTimeoutMs);
     try {
-      await Promise.all(this.groups.map((group) => this.o.client.watchBidsAsks([...group])));
+      await Promise.all(this.groups.map((group) => this.options.client.watchBidsAsks([...group])));
       dialed?.();
       if (this.stopped) return 'shutdown';
       this.attempt = 0;
       this.emit('connected');
-      return await this.o.client.closed();
+      return await this.options.client.closed();
     } catch (err) {
       const reason = this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       if (!this.silenced) this.refuseNamedIn(reason);
@@ -185,7 +185,7 @@ export class FeedConnection {
    * that is the connection failing, not a symbol.
    */
   private refuseNamedIn(reason: string): void {
-    const ids = this.o.marketIds;
+    const ids = this.options.marketIds;
     if (!ids) return;
     const named = [...this.active].filter((i) => {
       const id = ids[i];
@@ -202,13 +202,13 @@ export class FeedConnection {
 
   private regroup(): string[][] {
     const symbols = this.symbols;
-    return chunk(symbols, Math.max(1, this.o.symbolsPerSubscribe ?? symbols.length));
+    return chunk(symbols, Math.max(1, this.options.symbolsPerSubscribe ?? symbols.length));
   }
 
   private emitRefused(i: number, reason: string): void {
-    const { exchange, market, id: connectionId } = this.o;
-    const symbol = this.o.symbols[i] ?? '';
-    this.o.onState({ exchange, market, connectionId, state: 'refused', at: this.o.clock.now(), reason, ticker: fromCcxtSymbol(symbol) });
+    const { exchange, market, id: connectionId } = this.options;
+    const symbol = this.options.symbols[i] ?? '';
+    this.options.onState({ exchange, market, connectionId, state: 'refused', at: this.options.clock.now(), reason, ticker: fromCcxtSymbol(symbol) });
   }
 
   /**
@@ -223,14 +223,14 @@ export class FeedConnection {
   private checkSilence(): void {
     this.silenceTimer = null;
     if (this.silenced || this.stopped) return;
-    const quietMs = this.o.clock.now() - this.lastDataAt;
-    if (quietMs < this.o.silenceTimeoutMs) {
-      this.armSilence(this.o.silenceTimeoutMs - quietMs);
+    const quietMs = this.options.clock.now() - this.lastDataAt;
+    if (quietMs < this.options.silenceTimeoutMs) {
+      this.armSilence(this.options.silenceTimeoutMs - quietMs);
       return;
     }
     this.silenced = true;
     // Destroying the socket rejects the pending futures at once, which ends the session.
-    this.o.client.terminate();
+    this.options.client.terminate();
   }
 
   /**
@@ -241,7 +241,7 @@ export class FeedConnection {
    * nothing in ccxt reads the cache on this path (`newUpdates` returns the update itself).
    */
   private hook(symbol: string, i: number): void {
-    Object.defineProperty(this.o.client.bidsasks, symbol, {
+    Object.defineProperty(this.options.client.bidsasks, symbol, {
       configurable: true,
       enumerable: true,
       get: () => undefined,
@@ -253,7 +253,7 @@ export class FeedConnection {
 
   private onUpdate(i: number, e: CcxtBidAsk): void {
     if (!this.active.has(i)) return;
-    const receivedAt = this.o.clock.now();
+    const receivedAt = this.options.clock.now();
     this.lastDataAt = receivedAt;
     const { bid, ask } = e;
     // One-sided or empty books carry no usable quote.
@@ -261,8 +261,8 @@ export class FeedConnection {
     const lot = this.multipliers[i];
     const mul = this.sizeMul[i];
     const div = this.sizeDiv[i];
-    this.o.sink.quote(
-      this.o.indexes[i],
+    this.options.sink.quote(
+      this.options.indexes[i],
       lot === 1 ? bid : bid / lot,
       lot === 1 ? ask : ask / lot,
       ((e.bidVolume ?? 0) * mul) / div,
@@ -286,8 +286,8 @@ export class FeedConnection {
   }
 
   private emit(state: ConnectionState, reason?: string): void {
-    const { exchange, market, id: connectionId } = this.o;
-    this.o.onState({ exchange, market, connectionId, state, at: this.o.clock.now(), reason });
+    const { exchange, market, id: connectionId } = this.options;
+    this.options.onState({ exchange, market, connectionId, state, at: this.options.clock.now(), reason });
   }
 }
 

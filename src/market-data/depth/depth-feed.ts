@@ -68,7 +68,7 @@ export class DepthFeed {
   private closed = false;
   private retryTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly o: DepthFeedOptions) {}
+  constructor(private readonly options: DepthFeedOptions) {}
 
   /** The books to hold, symbol → the serving thread's id; replaces the previous set. */
   hold(wanted: ReadonlyMap<string, number>): void {
@@ -87,10 +87,10 @@ export class DepthFeed {
 
   /** Calls `emit` for every held book whose state changed since the last poll. */
   poll(emit: (id: number, receivedAt: number, bids: BookLevel[], asks: BookLevel[]) => void): void {
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     let stale = false;
     for (const [symbol, held] of this.held) {
-      const book = this.o.client.orderbooks[symbol];
+      const book = this.options.client.orderbooks[symbol];
       if (book && changed(held, book)) {
         held.seenAt = now;
         emit(held.id, now, top(book.bids), top(book.asks));
@@ -105,7 +105,7 @@ export class DepthFeed {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    await this.o.client.close().catch(() => undefined);
+    await this.options.client.close().catch(() => undefined);
   }
 
   private async pump(): Promise<void> {
@@ -120,20 +120,20 @@ export class DepthFeed {
 
   /** One request, unsubscribes first; false when held matches wanted (or waits for a retry). */
   private async step(): Promise<boolean> {
-    const remove = [...this.held].filter(([s, h]) => h.stale || !this.wanted.has(s)).map(([s]) => s).slice(0, this.o.perUnsubscribe);
+    const remove = [...this.held].filter(([s, h]) => h.stale || !this.wanted.has(s)).map(([s]) => s).slice(0, this.options.perUnsubscribe);
     if (remove.length > 0) {
       for (const symbol of remove) this.held.delete(symbol);
-      await this.request(remove, () => this.o.client.unsubscribe(remove));
+      await this.request(remove, () => this.options.client.unsubscribe(remove));
       return true;
     }
-    const now = this.o.clock.now();
-    const add = [...this.wanted.keys()].filter((s) => !this.held.has(s) && (this.retryAt.get(s) ?? 0) <= now).slice(0, this.o.perSubscribe);
+    const now = this.options.clock.now();
+    const add = [...this.wanted.keys()].filter((s) => !this.held.has(s) && (this.retryAt.get(s) ?? 0) <= now).slice(0, this.options.perSubscribe);
     if (add.length === 0) return false;
     for (const symbol of add) {
       this.retryAt.delete(symbol);
       this.held.set(symbol, { id: this.wanted.get(symbol) ?? -1, subscribedAt: now, seenAt: 0, bid: NaN, ask: NaN, bidQty: NaN, askQty: NaN, timestamp: NaN, nonce: NaN, stale: false });
     }
-    await this.request(add, () => this.o.client.subscribe(add), () => this.refused(add));
+    await this.request(add, () => this.options.client.subscribe(add), () => this.refused(add));
     return true;
   }
 
@@ -143,10 +143,10 @@ export class DepthFeed {
    */
   private async request(symbols: string[], send: () => Promise<unknown>, onFailure?: () => void): Promise<void> {
     const releases: (() => void)[] = [];
-    for (const pacer of this.o.pacers) releases.push(await pacer.acquire());
+    for (const pacer of this.options.pacers) releases.push(await pacer.acquire());
     try {
       send().catch((err: unknown) => {
-        this.o.onError?.(symbols, err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+        this.options.onError?.(symbols, err instanceof Error ? `${err.name}: ${err.message}` : String(err));
         onFailure?.();
       });
     } finally {
@@ -157,7 +157,7 @@ export class DepthFeed {
   /** A refused subscription: forgotten, and tried again after `retryMs` if still wanted. */
   private refused(symbols: readonly string[]): void {
     if (this.closed) return;
-    const at = this.o.clock.now() + this.o.retryMs;
+    const at = this.options.clock.now() + this.options.retryMs;
     for (const symbol of symbols) {
       this.held.delete(symbol);
       this.retryAt.set(symbol, at);
@@ -166,7 +166,7 @@ export class DepthFeed {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.pump();
-    }, this.o.retryMs);
+    }, this.options.retryMs);
   }
 }
 

@@ -46,15 +46,15 @@ export class DepthFeeds {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly o: DepthFeedsOptions) {
-    this.timer = setInterval(() => this.poll(), o.pollMs);
+  constructor(private readonly options: DepthFeedsOptions) {
+    this.timer = setInterval(() => this.poll(), options.pollMs);
     this.timer.unref();
   }
 
   /** The books `exchange` holds in `market`: replaces the previous set; unlisted tickers are skipped. */
   hold(exchange: ExchangeName, market: Market, entries: readonly HeldBookEntry[]): void {
     void this.slot(exchange, market).then(async (slot) => {
-      const markets = await this.o.markets(exchange);
+      const markets = await this.options.markets(exchange);
       const symbols = symbolsByTicker(markets);
       const wanted = new Map<string, number>();
       for (const { id, ticker } of entries) {
@@ -65,7 +65,7 @@ export class DepthFeeds {
         slot.sizes.set(id, m.contract ? (m.contractSize ?? 1) : 1);
       }
       if (!this.closed) slot.feed.hold(wanted);
-    }).catch((err: unknown) => this.o.onError?.(exchange, [], err instanceof Error ? err.message : String(err)));
+    }).catch((err: unknown) => this.options.onError?.(exchange, [], err instanceof Error ? err.message : String(err)));
   }
 
   /** Reads every feed's changed books into one batch and hands it over. */
@@ -77,7 +77,7 @@ export class DepthFeeds {
       });
     }
     const batch = this.writer.take();
-    if (batch) this.o.onBatch(batch);
+    if (batch) this.options.onBatch(batch);
   }
 
   /** Symbols subscribed per exchange and market type (`binance|SPOT`), for stats and tests. */
@@ -105,18 +105,18 @@ export class DepthFeeds {
 
   private async createSlot(exchange: ExchangeName, market: Market): Promise<FeedSlot> {
     // Only this market type's markets: binance's `BTCUSDT` is spot and perpetual, one per client.
-    const markets = Object.values(await this.o.markets(exchange)).filter((m): m is MarketInterface => m !== undefined && marketKind(m) === market);
+    const markets = Object.values(await this.options.markets(exchange)).filter((m): m is MarketInterface => m !== undefined && marketKind(m) === market);
     const rule = DEPTH_RULES[exchange];
-    const pacers: RequestPacer[] = [new WindowPacer(rule.perSecond, Math.ceil(1000 * DEPTH_WINDOW_MARGIN), this.o.clock)];
-    if (rule.perHour !== null) pacers.push(new WindowPacer(rule.perHour, Math.ceil(3_600_000 * DEPTH_WINDOW_MARGIN), this.o.clock));
+    const pacers: RequestPacer[] = [new WindowPacer(rule.perSecond, Math.ceil(1000 * DEPTH_WINDOW_MARGIN), this.options.clock)];
+    if (rule.perHour !== null) pacers.push(new WindowPacer(rule.perHour, Math.ceil(3_600_000 * DEPTH_WINDOW_MARGIN), this.options.clock));
     const feed = new DepthFeed({
-      client: this.o.createClient(exchange, markets),
+      client: this.options.createClient(exchange, markets),
       perSubscribe: rule.perSubscribe,
       perUnsubscribe: rule.perUnsubscribe,
       pacers,
-      clock: this.o.clock,
-      retryMs: this.o.retryMs,
-      onError: (symbols, reason) => this.o.onError?.(exchange, symbols, reason),
+      clock: this.options.clock,
+      retryMs: this.options.retryMs,
+      onError: (symbols, reason) => this.options.onError?.(exchange, symbols, reason),
     });
     return { feed, sizes: new Map() };
   }

@@ -47,7 +47,7 @@ export class DepthRouteTracker {
   private held = new Map<ExchangeName, string>();
   private stale = false;
 
-  constructor(private readonly o: DepthRouteTrackerOptions) {}
+  constructor(private readonly options: DepthRouteTrackerOptions) {}
 
   /** Applies route events marked since the last flush (a scheduled call; harmless when none are). */
   flush(): void {
@@ -84,7 +84,7 @@ export class DepthRouteTracker {
   sweep(now: number): void {
     let expired = false;
     for (const [key, state] of this.routes) {
-      if (state.closedAt !== null && now - state.closedAt >= this.o.graceMs) {
+      if (state.closedAt !== null && now - state.closedAt >= this.options.graceMs) {
         this.routes.delete(key);
         expired = true;
       }
@@ -104,13 +104,13 @@ export class DepthRouteTracker {
   }
 
   private changed(): void {
-    if (!this.o.schedule) {
+    if (!this.options.schedule) {
       this.apply();
       return;
     }
     if (this.stale) return;
     this.stale = true;
-    this.o.schedule(() => this.flush());
+    this.options.schedule(() => this.flush());
   }
 
   private apply(): void {
@@ -119,7 +119,7 @@ export class DepthRouteTracker {
     for (const { route } of ranked) {
       const legs = [`${route.buyExchange}|${route.ticker}`, `${route.sellExchange}|${route.ticker}`];
       const extra = legs.filter((leg) => !chosen.has(leg)).length;
-      if (chosen.size + extra > this.o.maxBooks) continue;
+      if (chosen.size + extra > this.options.maxBooks) continue;
       for (const leg of legs) chosen.add(leg);
     }
     const next = new Map<ExchangeName, string[]>();
@@ -130,7 +130,7 @@ export class DepthRouteTracker {
     const nextText = new Map([...next].map(([e, tickers]) => [e, tickers.sort().join(',')] as const));
     for (const exchange of new Set([...this.held.keys(), ...nextText.keys()])) {
       const text = nextText.get(exchange) ?? '';
-      if ((this.held.get(exchange) ?? '') !== text) this.o.hold(exchange, text === '' ? [] : text.split(','));
+      if ((this.held.get(exchange) ?? '') !== text) this.options.hold(exchange, text === '' ? [] : text.split(','));
     }
     this.held = nextText;
   }

@@ -71,10 +71,10 @@ export class IngestWorker {
   /** Restarts after a death, since start. */
   restarts = 0;
 
-  constructor(private readonly o: IngestWorkerOptions) {}
+  constructor(private readonly options: IngestWorkerOptions) {}
 
   get exchanges(): readonly ExchangeName[] {
-    return this.o.config.exchanges;
+    return this.options.config.exchanges;
   }
 
   /** The running thread, if any (tests kill it to show a restart). */
@@ -134,21 +134,21 @@ export class IngestWorker {
     });
     this.send(worker, { kind: 'close' });
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.o.closeTimeoutMs)))]);
+    await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.closeTimeoutMs)))]);
     clearTimeout(timer);
     await worker.terminate();
   }
 
   private ensureStarted(): Worker | null {
     if (this.worker || this.restartTimer) return this.worker;
-    const worker = new Worker(this.o.script.filename, {
-      workerData: this.o.config,
-      execArgv: this.o.script.execArgv,
-      resourceLimits: { maxOldGenerationSizeMb: this.o.heap.oldGenerationMb, maxYoungGenerationSizeMb: this.o.heap.youngGenerationMb },
-      name: `ingest:${this.o.config.exchanges.join(',')}`,
+    const worker = new Worker(this.options.script.filename, {
+      workerData: this.options.config,
+      execArgv: this.options.script.execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heap.oldGenerationMb, maxYoungGenerationSizeMb: this.options.heap.youngGenerationMb },
+      name: `ingest:${this.options.config.exchanges.join(',')}`,
     });
     this.worker = worker;
-    this.startedAt = this.o.clock.now();
+    this.startedAt = this.options.clock.now();
     worker.on('message', (m: FromWorker) => this.onMessage(m));
     worker.on('error', (err) => this.onDeath(worker, `${err.name}: ${err.message}`));
     worker.on('exit', (code) => this.onDeath(worker, `exited with code ${code}`));
@@ -160,16 +160,16 @@ export class IngestWorker {
   private onMessage(m: FromWorker): void {
     switch (m.kind) {
       case 'ticks':
-        this.o.hooks.onBatch(m.batch);
+        this.options.hooks.onBatch(m.batch);
         return;
       case 'books':
-        this.o.hooks.onBooks?.(m.batch);
+        this.options.hooks.onBooks?.(m.batch);
         return;
       case 'state':
-        this.o.hooks.onState(m.event);
+        this.options.hooks.onState(m.event);
         return;
       case 'stats':
-        this.o.hooks.onStats(m.stats);
+        this.options.hooks.onStats(m.stats);
         return;
       case 'result': {
         const call = this.pending.get(m.id);
@@ -188,10 +188,10 @@ export class IngestWorker {
     this.worker = null;
     for (const call of this.pending.values()) call.reject(new IngestWorkerError({ name: 'NetworkError', message: `ingest worker ${reason}` }));
     this.pending.clear();
-    this.o.hooks.onExit(reason);
+    this.options.hooks.onExit(reason);
     if (this.closing) return;
-    if (this.o.clock.now() - this.startedAt >= this.o.stableAfterMs) this.failures = 0;
-    const delay = backoffDelay(this.failures++, this.o.restart, this.o.random);
+    if (this.options.clock.now() - this.startedAt >= this.options.stableAfterMs) this.failures = 0;
+    const delay = backoffDelay(this.failures++, this.options.restart, this.options.random);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.closing) return;

@@ -76,10 +76,10 @@ export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
   private readonly bookIds = new Map<string, number>();
   private closed = false;
 
-  constructor(private readonly o: WorkerSourceOptions) {
-    const count = Math.max(1, Math.min(o.workers, o.exchanges.length));
+  constructor(private readonly options: WorkerSourceOptions) {
+    const count = Math.max(1, Math.min(options.workers, options.exchanges.length));
     const groups: ExchangeName[][] = Array.from({ length: count }, () => []);
-    o.exchanges.forEach((exchange, i) => groups[i % count]?.push(exchange));
+    options.exchanges.forEach((exchange, i) => groups[i % count]?.push(exchange));
     this.workers = groups.map((exchanges) => this.createWorker(exchanges));
     for (const worker of this.workers) for (const exchange of worker.exchanges) this.byExchange.set(exchange, worker);
   }
@@ -169,16 +169,16 @@ export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
 
   private createWorker(exchanges: ExchangeName[]): IngestWorker {
     const credentials = Object.fromEntries(
-      exchanges.flatMap((e) => (this.o.credentials[e] ? [[e, this.o.credentials[e]]] : [])),
+      exchanges.flatMap((e) => (this.options.credentials[e] ? [[e, this.options.credentials[e]]] : [])),
     ) as IngestWorkerConfig['credentials'];
     const worker: IngestWorker = new IngestWorker({
-      config: { ...this.o.worker, exchanges, credentials },
-      script: this.o.script,
-      clock: this.o.clock,
-      restart: this.o.restart,
-      stableAfterMs: this.o.stableAfterMs ?? 30_000,
-      closeTimeoutMs: this.o.closeTimeoutMs ?? 5_000,
-      heap: { oldGenerationMb: this.o.heapMb, youngGenerationMb: WORKER_YOUNG_GENERATION_MB },
+      config: { ...this.options.worker, exchanges, credentials },
+      script: this.options.script,
+      clock: this.options.clock,
+      restart: this.options.restart,
+      stableAfterMs: this.options.stableAfterMs ?? 30_000,
+      closeTimeoutMs: this.options.closeTimeoutMs ?? 5_000,
+      heap: { oldGenerationMb: this.options.heapMb, youngGenerationMb: WORKER_YOUNG_GENERATION_MB },
       hooks: {
         onBatch: (batch) => this.batchSubject.next(batch),
         onBooks: (batch) => this.applyBooks(batch),
@@ -212,7 +212,7 @@ export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
     if (this.closed) return;
     for (const event of [...this.connections.values()]) {
       if (!exchanges.includes(event.exchange) || event.state === 'disconnected') continue;
-      this.onState({ ...event, state: 'disconnected', at: this.o.clock.now(), reason: `ingest worker ${reason}` });
+      this.onState({ ...event, state: 'disconnected', at: this.options.clock.now(), reason: `ingest worker ${reason}` });
     }
   }
 }
