@@ -119,7 +119,7 @@ export function atOrAboveEach(sample: BacktestSample, basis: SpreadBasis, capita
 
 type OperationFigures = { [K in 'exitGrossSpread' | 'grossUsd' | 'netUsd' | 'netPercent']: number };
 
-interface Entry {
+export interface Entry {
   time: number;
   arrival: number;
   /** Rounded once, as reported. */
@@ -132,7 +132,7 @@ interface Entry {
 }
 
 /** The running state of the window being walked; its samples are not kept. */
-interface OpenWindow {
+export interface OpenWindow {
   lastTime: number;
   hasExecutable: boolean;
   entry: Entry | null;
@@ -191,6 +191,25 @@ export class BacktestEngine {
     }
     this.window ??= { lastTime: sample.time, hasExecutable: false, entry: null, exitGross: 0, reachedArrival: false };
     this.extend(this.window, sample);
+  }
+
+  /** When the capital is back from the last operation (entries wait for it). */
+  get capitalFreeAt(): number {
+    return this.freeAt;
+  }
+
+  /**
+   * For a caller that walks the windows itself (BacktestSweep, one walk for every transfer time
+   * of a threshold): the entry at this sample, as `push` would make it (the capital leaves).
+   */
+  enterAt(sample: BacktestSample): Entry {
+    return this.enter(sample);
+  }
+
+  /** For such a caller: a window it walked ends, recorded as `push` would record it. */
+  endWindow(window: OpenWindow, holdsLastSample: boolean): void {
+    this.window = window;
+    this.closeWindow(holdsLastSample);
   }
 
   /** Ends the walk; a window still open holds the last sample of the look-back. */
