@@ -88,4 +88,6 @@ it('1,000 rules / 100 emails: evaluator CPU per event, delivery latency', async 
   console.log(`BENCH alerts delivery latency (firing → receiver): p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
   expect(events).toBeGreaterThan(0);
   expect(hook.received.length).toBeGreaterThan(0);
+  // The target: delivery p99 under 1 s to a local webhook (on a machine that is not oversubscribed).
+  expect(pct(latencies, 99)).toBeLessThan(1000);
 });

@@ -181,4 +181,7 @@ it('sweep: 200 combinations over 90 days of 10 s samples', async () => {
   };
   console.log(`BENCH backtest sweep ${JSON.stringify(figures)}`);
   expect(rows).toHaveLength(200);
+  // The targets, on a machine that is not oversubscribed: each sweep under 3 s, /health p99 under 100 ms meanwhile.
+  expect(Math.max(...figures.wallMs)).toBeLessThan(3000);
+  expect(figures.healthP99Ms).toBeLessThan(100);
 });
