@@ -8,7 +8,7 @@ import { SseHub } from '../../src/common/sse/sse-hub.service.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { SseTestClient, rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
-import { sleep, until } from '../utils/wait.js';
+import { nextMillisecond, sleep, until } from '../utils/wait.js';
 
 /** Small windows so the 55 s / 5 s / 20 min rules (rules: calculator-market-data) show in a few seconds. */
 const PROCESS_CACHE_MS = 1200;
@@ -113,7 +113,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
 
     it('a second save of (email, ticker) overwrites every value and quantity, keeping id and timestamp (rules: quotes)', async () => {
       const first = await save(position('upsert@example.com', 'SOL-USDT')).expect(200);
-      await sleep(20); // time: the two saves get different clock readings (the kept timestamp must be the first's)
+      await nextMillisecond(); // the two saves get different clock readings (the kept timestamp must be the first's)
       const second = await save(
         position('UPSERT@example.com', 'solusdt', { entrySpotValue: 200, entryShortValue: 205, entrySpotQty: 3, entryFuturesQty: 2 }),
       ).expect(200);
@@ -244,7 +244,7 @@ describe('calculators (rules: calculator, pnl, journal, streams, errors, calcula
       const email = 'order@example.com';
       for (const ticker of ['BTC-USDT', 'ETH-USDT', 'SOL-USDT']) {
         await save(position(email, ticker)).expect(200);
-        await sleep(5); // time: distinct creation times, which order the list
+        await nextMillisecond(); // distinct creation times, which order the list
       }
       await save(position(email, 'BTC-USDT', { entrySpotQty: 9 })).expect(200); // an update does not move it up
       const res = await request(t.baseUrl).get('/v1/calculators').query({ email: 'Order@example.com' }).expect(200);

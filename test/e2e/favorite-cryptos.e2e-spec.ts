@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
-import { sleep } from '../utils/wait.js';
+import { nextMillisecond } from '../utils/wait.js';
 
 describe('favorite cryptos (rules: favorites, tickers, errors)', () => {
   let t: TestApp;
@@ -108,7 +108,7 @@ describe('favorite cryptos (rules: favorites, tickers, errors)', () => {
       const email = 'order@example.com';
       for (const ticker of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT']) {
         await post({ email, ticker }).expect(201);
-        await sleep(5); // time: distinct creation times, which order the list
+        await nextMillisecond(); // distinct creation times, which order the list
       }
       const res = await request(t.baseUrl).get('/v1/favorite-cryptos').query({ email: 'ORDER@example.com' }).expect(200);
       expect(res.body.map((f: { ticker: string }) => f.ticker)).toEqual(['SOLUSDT', 'ETHUSDT', 'BTCUSDT']);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
-import { sleep } from '../utils/wait.js';
+import { nextMillisecond } from '../utils/wait.js';
 
 /** Looker CRUD: POST and GET (rules: lookers, tickers, errors), and the PATCH/DELETE of the feature. */
 describe('lookers CRUD (rules: lookers)', () => {
@@ -107,7 +107,7 @@ describe('lookers CRUD (rules: lookers)', () => {
       const ids: string[] = [];
       for (const name of ['first', 'second', 'third']) {
         ids.push((await post({ email, name, cryptos: ['BTCUSDT'] }).expect(201)).body.id);
-        await sleep(5); // time: distinct creation times, which order the list
+        await nextMillisecond(); // distinct creation times, which order the list
       }
       await post({ email: 'someone-else@example.com', name: 'other' }).expect(201);
       const res = await list('ORDER@example.com').expect(200);

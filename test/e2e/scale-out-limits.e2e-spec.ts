@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../utils/sse-client.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 import { testRedisPrefix } from '../utils/test-redis.js';
-import { sleep } from '../utils/wait.js';
+import { sleep, until } from '../utils/wait.js';
+import { SseHub } from '../../src/common/sse/sse-hub.service.js';
 
 const LIMITED = { statusCode: 429, message: 'rate limit exceeded', error: 'Too Many Requests' };
 const route = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.5 };
@@ -53,7 +54,8 @@ describe('limits across instances (Redis)', () => {
     expect(first.status).toBe(200);
     // rawGet hangs up after 300 ms; hold two streams open meanwhile from two instances.
     const held = [rawGet(`${a.baseUrl}/v1/realtime/prices`, 1500, ip), rawGet(`${b.baseUrl}/v1/realtime/prices`, 1500, ip)];
-    await sleep(500); // time: both held streams are open (rawGet gives no open signal) before the third asks
+    const open = (): number => a.app.get(SseHub).stats().connections + b.app.get(SseHub).stats().connections;
+    await until(open, (n) => n === 2, 5000, 10); // both held streams are open before the third asks
     const third = await rawGet(`${a.baseUrl}/v1/realtime/prices`, 300, ip);
     expect(third.status).toBe(429);
     expect(JSON.parse(third.body)).toMatchObject({ statusCode: 429, message: 'too many open streams' });

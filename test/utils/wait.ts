@@ -13,3 +13,12 @@ export async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean
     await sleep(pollMs);
   }
 }
+
+/**
+ * Resolves once the clock reads a later millisecond than now: a write made after it gets a later
+ * creation time than every write already answered (lists ordered by creation time).
+ */
+export function nextMillisecond(): Promise<number> {
+  const now = Date.now();
+  return until(() => Date.now(), (t) => t > now, 1000, 1);
+}
