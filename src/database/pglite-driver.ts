@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -98,6 +101,37 @@ function commandOf(sql: string): string {
   return (/^\s*(\w+)/.exec(sql)?.[1] ?? '').toUpperCase();
 }
 
+/**
+ * The embedded engine's settings (rules: embedded-memory). PGlite's WebAssembly memory grows to
+ * whatever the engine touches and never shrinks, so the buffers are small: shared_buffers 16 MB
+ * (PostgreSQL's 128 MB default was about 130 MB of resident memory for good) and
+ * maintenance_work_mem 16 MB (a VACUUM or index build would otherwise grow it by 64 MB). The one
+ * session's data is mostly served from the operating system's page cache, as with a server.
+ */
+export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers = 16MB', 'maintenance_work_mem = 16MB'];
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * A new folder is initialised (initdb) in a short-lived child process: in this one, PGlite's
+ * initdb runs a second engine instance whose memory (300-400 MB) stays resident until a full
+ * collection that may never come. Opening the initialised folder then costs only the engine.
+ */
+async function initialiseFolder(dataDir: string): Promise<void> {
+  if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = import.meta.resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(process.argv[1], { postgresqlconf: JSON.parse(process.argv[2]) }); await db.close();`;
+  try {
+    await execFileAsync(process.execPath, ['--input-type=module', '-e', script, dataDir, JSON.stringify(EMBEDDED_SETTINGS)], { timeout: 120_000 });
+  } catch (err) {
+    // Not the command line (it holds the script): the child's last words, or how it ended.
+    const { stderr, signal } = err as { stderr?: string | Buffer; signal?: string };
+    const lastWords = (stderr ?? '').toString().trim().split('\n').at(-1);
+    throw new Error(`the embedded database could not be initialised: ${lastWords || signal || 'initdb failed'}`, { cause: err });
+  }
+}
+
 export class PglitePool extends EventEmitter {
   private readonly waiting: ConnectCallback[] = [];
   private busy = false;
@@ -110,8 +144,10 @@ export class PglitePool extends EventEmitter {
   }
 
   private async open(): Promise<PgliteClient> {
-    if (this.dataDir !== ':memory:') fs.mkdirSync(this.dataDir, { recursive: true });
-    const db = await PGlite.create(this.dataDir === ':memory:' ? undefined : this.dataDir);
+    const options = { postgresqlconf: [...EMBEDDED_SETTINGS] };
+    if (this.dataDir === ':memory:') return new PgliteClient(await PGlite.create(undefined, options));
+    await initialiseFolder(this.dataDir);
+    const db = await PGlite.create(this.dataDir, options);
     return new PgliteClient(db);
   }
 

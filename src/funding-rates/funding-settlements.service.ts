@@ -184,7 +184,7 @@ export class FundingSettlementsService {
     const since = Math.max(now - CACHE_DAYS * DAY_MS, (p.lastVenueAt ?? 0) + 1);
     try {
       const reads = await this.source.fetchFundingHistory(p.exchange, p.ticker, since);
-      const before = this.cache.settlements(p.exchange, p.ticker).filter((s) => s.settledAt < since).at(-1);
+      const before = this.cache.lastBefore(p.exchange, p.ticker, since);
       const settled = await this.withIntervals(p, reads, before);
       await this.repo.save(settled, 'venue');
       this.cache.add(p.exchange, p.ticker, settled);

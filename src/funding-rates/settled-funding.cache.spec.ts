@@ -40,4 +40,23 @@ describe('SettledFundingCache', () => {
     cache.setIntervalChange('okx', 'BTC-USDT', T0 - H);
     expect(cache.figures('okx', 'BTC-USDT').intervalChangedAt).toBe(T0);
   });
+
+  it('answers the last payment, the last before a time, and whether a time is held, from the packed columns', () => {
+    const cache = new SettledFundingCache();
+    cache.add('okx', 'BTC-USDT', [pay(0, 0.0003), pay(16, 0.0001), { settledAt: T0 - 12 * H, rate: -0.00005, intervalHours: 4 }]);
+    expect(cache.last('okx', 'BTC-USDT')).toEqual({ settledAt: T0, rate: 0.0003, intervalHours: 8 });
+    expect(cache.lastBefore('okx', 'BTC-USDT', T0)).toEqual({ settledAt: T0 - 12 * H, rate: -0.00005, intervalHours: 4 });
+    expect(cache.lastBefore('okx', 'BTC-USDT', T0 + 1)?.settledAt).toBe(T0);
+    expect(cache.lastBefore('okx', 'BTC-USDT', T0 - 16 * H)).toBeUndefined();
+    expect([T0, T0 - 12 * H, T0 - 16 * H, T0 - H].map((t) => cache.has('okx', 'BTC-USDT', t))).toEqual([true, true, true, false]);
+    expect(cache.last('gate', 'BTC-USDT')).toBeUndefined();
+    expect(cache.has('gate', 'BTC-USDT', T0)).toBe(false);
+  });
+
+  it('a payment exactly 30 days old has left the window; one a millisecond younger stays', async () => {
+    const cache = new SettledFundingCache();
+    cache.add('okx', 'BTC-USDT', [{ settledAt: T0 - 30 * 24 * H, rate: 0.01, intervalHours: 8 }, { settledAt: T0 - 30 * 24 * H + 1, rate: 0.0001, intervalHours: 8 }]);
+    await cache.refresh(T0);
+    expect(cache.settlements('okx', 'BTC-USDT').map((s) => s.rate)).toEqual([0.0001]);
+  });
 });

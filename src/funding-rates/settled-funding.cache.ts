@@ -31,13 +31,74 @@ function validUntilOf(series: readonly Settlement[], now: number): number {
 }
 
 /**
+ * One perpetual's payments, oldest first, in three typed columns: 17 bytes a payment where an
+ * object with its numbers boxed costs a few hundred (1,510 perpetuals with up to 720 hourly
+ * payments each came to about 300 MB of serving heap; BENCHMARKS.md, "Service memory").
+ */
+class PaymentSeries {
+  private constructor(
+    readonly settledAt: Float64Array,
+    readonly rate: Float64Array,
+    readonly intervalHours: Float32Array,
+  ) {}
+
+  static readonly EMPTY = new PaymentSeries(new Float64Array(0), new Float64Array(0), new Float32Array(0));
+
+  /** Packs payments already sorted by time with one payment per time. */
+  static of(sorted: readonly Settlement[]): PaymentSeries {
+    const n = sorted.length;
+    const series = new PaymentSeries(new Float64Array(n), new Float64Array(n), new Float32Array(n));
+    sorted.forEach((s, i) => {
+      series.settledAt[i] = s.settledAt;
+      series.rate[i] = s.rate;
+      series.intervalHours[i] = s.intervalHours;
+    });
+    return series;
+  }
+
+  get length(): number {
+    return this.settledAt.length;
+  }
+
+  at(i: number): Settlement {
+    return { settledAt: this.settledAt[i] ?? NaN, rate: this.rate[i] ?? NaN, intervalHours: this.intervalHours[i] ?? NaN };
+  }
+
+  toArray(): Settlement[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+
+  /** The index of the first payment at or after `at` (binary search). */
+  firstAtOrAfter(at: number): number {
+    return this.search((t) => t < at);
+  }
+
+  /** The index of the first payment after `at`. */
+  firstAfter(at: number): number {
+    return this.search((t) => t <= at);
+  }
+
+  /** The first index whose time `before` rejects (`before` holds for a prefix). */
+  private search(before: (settledAt: number) => boolean): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(this.settledAt[mid] ?? Infinity)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/**
  * The last 30 days of payments of every perpetual, in memory, and the figures computed from
  * them. Figures are recomputed only for perpetuals whose payments changed or whose windows moved
  * (a payment aged out), in slices that yield to the event loop, so a request never computes
  * them and a refresh never holds the loop for long.
  */
 export class SettledFundingCache {
-  private readonly series = new Map<string, Settlement[]>();
+  private readonly series = new Map<string, PaymentSeries>();
   private readonly computed = new Map<string, Computed>();
   private readonly changes = new Map<string, number>();
   private readonly dirty = new Set<string>();
@@ -46,9 +107,9 @@ export class SettledFundingCache {
   add(exchange: string, ticker: string, settlements: readonly Settlement[]): void {
     if (settlements.length === 0) return;
     const key = keyOf(exchange, ticker);
-    const byTime = new Map((this.series.get(key) ?? []).map((s) => [s.settledAt, s]));
-    for (const s of settlements) byTime.set(s.settledAt, s);
-    this.series.set(key, [...byTime.values()].sort((a, b) => a.settledAt - b.settledAt));
+    const byTime = new Map((this.series.get(key)?.toArray() ?? []).map((s) => [s.settledAt, s]));
+    for (const s of settlements) byTime.set(s.settledAt, { settledAt: s.settledAt, rate: s.rate, intervalHours: s.intervalHours });
+    this.series.set(key, PaymentSeries.of([...byTime.values()].sort((a, b) => a.settledAt - b.settledAt)));
     this.dirty.add(key);
   }
 
@@ -57,16 +118,26 @@ export class SettledFundingCache {
     if ((this.changes.get(key) ?? -Infinity) < at) this.changes.set(key, at);
   }
 
-  settlements(exchange: string, ticker: string): readonly Settlement[] {
-    return this.series.get(keyOf(exchange, ticker)) ?? [];
+  /** The payments held, oldest first (a copy). */
+  settlements(exchange: string, ticker: string): Settlement[] {
+    return this.seriesOf(exchange, ticker).toArray();
   }
 
   last(exchange: string, ticker: string): Settlement | undefined {
-    return this.series.get(keyOf(exchange, ticker))?.at(-1);
+    const series = this.seriesOf(exchange, ticker);
+    return series.length > 0 ? series.at(series.length - 1) : undefined;
+  }
+
+  /** The newest payment before `at`. */
+  lastBefore(exchange: string, ticker: string, at: number): Settlement | undefined {
+    const series = this.seriesOf(exchange, ticker);
+    const i = series.firstAtOrAfter(at) - 1;
+    return i >= 0 ? series.at(i) : undefined;
   }
 
   has(exchange: string, ticker: string, settledAt: number): boolean {
-    return this.settlements(exchange, ticker).some((s) => s.settledAt === settledAt);
+    const series = this.seriesOf(exchange, ticker);
+    return series.settledAt[series.firstAtOrAfter(settledAt)] === settledAt;
   }
 
   get size(): number {
@@ -91,12 +162,17 @@ export class SettledFundingCache {
     }
     for (let i = 0; i < due.length; i++) {
       const key = due[i] ?? '';
-      const kept = (this.series.get(key) ?? []).filter((s) => s.settledAt > now - CACHE_DAYS * DAY_MS);
-      this.series.set(key, kept);
+      const series = this.series.get(key) ?? PaymentSeries.EMPTY;
+      const kept = series.toArray().slice(series.firstAfter(now - CACHE_DAYS * DAY_MS));
+      if (kept.length < series.length) this.series.set(key, PaymentSeries.of(kept));
       this.computed.set(key, { stats: settledStats(kept, now), validUntil: validUntilOf(kept, now) });
       this.dirty.delete(key);
       if ((i + 1) % slice === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     return due.length;
+  }
+
+  private seriesOf(exchange: string, ticker: string): PaymentSeries {
+    return this.series.get(keyOf(exchange, ticker)) ?? PaymentSeries.EMPTY;
   }
 }
