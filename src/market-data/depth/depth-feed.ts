@@ -70,7 +70,7 @@ export class DepthFeed {
 
   constructor(private readonly options: DepthFeedOptions) {}
 
-  /** The books to hold, symbol → the serving thread's id; replaces the previous set. */
+  /** The books to hold, symbol → the serving thread's id, most wanted first (subscribed in that order); replaces the previous set. */
   hold(wanted: ReadonlyMap<string, number>): void {
     this.wanted = new Map(wanted);
     for (const [symbol, id] of this.wanted) {

@@ -4,6 +4,14 @@ import { DepthRouteTracker, type TrackedRoute } from './depth-route-tracker.js';
 
 const route = (ticker: string, buyExchange: ExchangeName, sellExchange: ExchangeName): TrackedRoute => ({ ticker, buyExchange, sellExchange });
 
+/** A tracker that ranks once per burst: `flush()` runs the rankings asked for so far. */
+function scheduledSetUp(): { tracker: DepthRouteTracker; calls: string[]; flush(): void } {
+  const calls: string[] = [];
+  const flushes: (() => void)[] = [];
+  const tracker = new DepthRouteTracker({ maxBooks: 400, graceMs: 60_000, hold: (exchange, tickers) => calls.push(`${exchange}: ${tickers.join(',')}`), schedule: (flush) => flushes.push(flush) });
+  return { tracker, calls, flush: () => flushes.splice(0).forEach((flush) => flush()) };
+}
+
 function setUp(maxBooks = 400, graceMs = 60_000): { tracker: DepthRouteTracker; calls: string[] } {
   const calls: string[] = [];
   const tracker = new DepthRouteTracker({ maxBooks, graceMs, hold: (exchange, tickers) => calls.push(`${exchange}: ${tickers.join(',')}`) });
@@ -69,5 +77,30 @@ describe('DepthRouteTracker: the books held for open routes', () => {
     tracker.closed(route('A-USDT', 'binance', 'okx'), 1200);
     tracker.sweep(1200);
     expect(tracker.holds(route('B-USDT', 'binance', 'okx'))).toBe(true);
+  });
+
+  it('a route that closes before its burst is ranked never asks for books, and has no grace period', () => {
+    const { tracker, calls, flush } = scheduledSetUp();
+    // A crossing of a few milliseconds: open and closed within the burst.
+    tracker.opened(route('A-USDT', 'binance', 'okx'), 1000, 0.4);
+    tracker.closed(route('A-USDT', 'binance', 'okx'), 1026);
+    // A route still open when the burst is ranked gets its books.
+    tracker.opened(route('B-USDT', 'gate', 'bybit'), 1030, 0.5);
+    flush();
+    expect(calls).toEqual(['gate: B-USDT', 'bybit: B-USDT']);
+    // B closes after it was chosen: it keeps its books for the grace period.
+    tracker.closed(route('B-USDT', 'gate', 'bybit'), 2000);
+    flush();
+    tracker.sweep(61_999);
+    expect(tracker.books.sort()).toEqual(['bybit|B-USDT', 'gate|B-USDT']);
+  });
+
+  it('each exchange is asked for its books most profitable first, not alphabetically', () => {
+    const { tracker, calls, flush } = scheduledSetUp();
+    tracker.opened(route('A-USDT', 'binance', 'okx'), 1000, 0.2);
+    tracker.opened(route('B-USDT', 'binance', 'okx'), 1000, 0.9);
+    tracker.opened(route('C-USDT', 'binance', 'okx'), 1000, 0.5);
+    flush();
+    expect(calls).toEqual(['binance: B-USDT,C-USDT,A-USDT', 'okx: B-USDT,C-USDT,A-USDT']);
   });
 });

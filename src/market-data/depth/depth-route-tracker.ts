@@ -29,13 +29,17 @@ interface RouteState {
   closedAt: number | null;
   /** Latest gross spread, percent: the least profitable routes give way first. */
   spread: number;
+  /** Its books were chosen at a ranking while it was open: only then does it keep them in grace. */
+  admitted: boolean;
 }
 
 const keyOf = (r: TrackedRoute): string => `${r.ticker}|${r.buyExchange}|${r.sellExchange}`;
 
 /**
  * Which spot order books the service holds: both legs of every open route, and of every route
- * closed less than `graceMs` ago. When more than `maxBooks` books would be held, routes are
+ * closed less than `graceMs` ago that held them. A route that closes before a ranking chose its
+ * books (a crossing of a few milliseconds while quotes land one venue at a time, gone before the
+ * burst is ranked) is forgotten at once: it never costs a subscription. When more than `maxBooks` books would be held, routes are
  * admitted in order (open before closed; higher spread first; among equals the newest first) until
  * the next would exceed the cap: the routes in their grace period go first, then the least
  * profitable, then the oldest. Runs on the serving thread; with `schedule`, once per burst of
@@ -63,7 +67,7 @@ export class DepthRouteTracker {
       state.spread = spread;
       return;
     }
-    this.routes.set(key, { route, openedAt: at, closedAt: null, spread });
+    this.routes.set(key, { route, openedAt: at, closedAt: null, spread, admitted: state?.admitted ?? false });
     this.changed();
   }
 
@@ -76,6 +80,11 @@ export class DepthRouteTracker {
   closed(route: TrackedRoute, at: number): void {
     const state = this.routes.get(keyOf(route));
     if (!state || state.closedAt !== null) return;
+    if (!state.admitted) {
+      // Never held: nothing to keep or release.
+      this.routes.delete(keyOf(route));
+      return;
+    }
     state.closedAt = at;
     this.changed();
   }
@@ -115,22 +124,28 @@ export class DepthRouteTracker {
 
   private apply(): void {
     const ranked = [...this.routes.values()].sort(rank);
+    // In rank order, so each exchange subscribes its most profitable books first.
     const chosen = new Set<string>();
-    for (const { route } of ranked) {
+    for (const state of ranked) {
+      const { route } = state;
       const legs = [`${route.buyExchange}|${route.ticker}`, `${route.sellExchange}|${route.ticker}`];
       const extra = legs.filter((leg) => !chosen.has(leg)).length;
-      if (chosen.size + extra > this.options.maxBooks) continue;
+      if (chosen.size + extra > this.options.maxBooks) {
+        state.admitted = false;
+        continue;
+      }
       for (const leg of legs) chosen.add(leg);
+      if (state.closedAt === null) state.admitted = true;
     }
     const next = new Map<ExchangeName, string[]>();
     for (const leg of chosen) {
       const [exchange, ticker] = leg.split('|') as [ExchangeName, string];
       next.set(exchange, [...(next.get(exchange) ?? []), ticker]);
     }
-    const nextText = new Map([...next].map(([e, tickers]) => [e, tickers.sort().join(',')] as const));
+    const nextText = new Map([...next].map(([e, tickers]) => [e, [...tickers].sort().join(',')] as const));
     for (const exchange of new Set([...this.held.keys(), ...nextText.keys()])) {
       const text = nextText.get(exchange) ?? '';
-      if ((this.held.get(exchange) ?? '') !== text) this.options.hold(exchange, text === '' ? [] : text.split(','));
+      if ((this.held.get(exchange) ?? '') !== text) this.options.hold(exchange, next.get(exchange) ?? []);
     }
     this.held = nextText;
   }
