@@ -310,7 +310,11 @@ export class CcxtIngest {
     });
   }
 
-  private dialPacer(exchange: ExchangeName): WindowPacer | undefined {
+  /**
+   * The exchange's one budget of new websocket connections in this worker (DIAL_LIMITS), shared
+   * by every socket it opens: the quote feeds' and the depth feeds'. Undefined: no stated limit.
+   */
+  dialPacer(exchange: ExchangeName): WindowPacer | undefined {
     const limit = DIAL_LIMITS[exchange];
     if (!limit) return undefined;
     let pacer = this.dialPacers.get(exchange);
