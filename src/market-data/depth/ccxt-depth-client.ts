@@ -1,4 +1,5 @@
 import type { Exchange } from 'ccxt';
+import { type DialPacer, paceDials } from '../ccxt/dial-pacing.js';
 import { deliverInline } from '../ccxt/feed-client.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { DepthClient, DepthClientBook } from './depth-feed.js';
@@ -8,9 +9,12 @@ import { BINANCE_DEPTH_STREAMS, DEPTH_RULES } from './depth-limits.js';
  * A ccxt pro client as a DepthClient: `watchOrderBook` on the venue's channel (DEPTH_RULES'
  * `limit` selects it), many symbols in one request where ccxt can (`…ForSymbols`), books read
  * from ccxt's cache as its parser writes them (messages delivered inline, as for the quotes).
+ * ccxt dials by itself when a request needs a socket, so each dial first waits for `dialPacer`:
+ * the venue counts depth sockets against the same new-connection allowance as the quote feeds'.
  */
-export function toDepthClient(exchange: ExchangeName, client: Exchange): DepthClient {
+export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPacer?: DialPacer): DepthClient {
   deliverInline(client);
+  if (dialPacer) paceDials(client, dialPacer);
   if (exchange === 'binance') {
     const limits = { spot: BINANCE_DEPTH_STREAMS, future: BINANCE_DEPTH_STREAMS };
     client.options['streamLimits'] = { ...(client.options['streamLimits'] as object), ...limits };

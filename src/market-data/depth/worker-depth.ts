@@ -10,13 +10,16 @@ export const DEPTH_POLL_MS = 100;
 /** A refused depth subscription is tried again after this long. */
 export const DEPTH_RETRY_MS = 5000;
 
-/** The depth feeds of an ingest worker, on ccxt clients of their own (pointed at the simulator when configured). */
+/**
+ * The depth feeds of an ingest worker, on ccxt clients of their own (pointed at the simulator when
+ * configured), dialling within the same per-exchange connection allowance as the quote feeds.
+ */
 export function createDepthFeeds(config: IngestWorkerConfig, ingest: CcxtIngest, onBatch: (batch: Float64Array) => void): DepthFeeds {
   return new DepthFeeds({
     createClient: (exchange, markets) => {
       const client = createExchangeClient(exchange, { simulatorUrl: config.simulatorUrl ?? undefined, urls: config.exchangeUrls[exchange] });
       client.setMarkets(markets);
-      return toDepthClient(exchange, client);
+      return toDepthClient(exchange, client, ingest.dialPacer(exchange));
     },
     markets: (exchange) => ingest.loadedMarkets(exchange),
     clock: systemClock,
