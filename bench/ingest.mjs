@@ -13,9 +13,11 @@
 //     (simulator sent - service received), p50/p99 exchange time → quote book;
 //  5. RSS of a service with the feeds off.
 // PostgreSQL from BENCH_PG_ADMIN (default: a fresh database on 127.0.0.1:5432), as the targets
-// are stated for it. BENCH_CLIENTS=0 skips (3), BENCH_SKIP_LOAD=1 skips (4).
+// are stated for it. BENCH_CLIENTS=0 skips (3), BENCH_SKIP_LOAD=1 skips (4). After (2) the same
+// feeds run on the embedded database in a folder for the same time, for its RSS beside
+// PostgreSQL's (BENCH_EMBEDDED_RSS=0 skips it).
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -407,6 +409,23 @@ async function main() {
     console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
     console.log(`  exchange time -> quote book p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms (bucket bounds); worker -> book p99 ${fmt(w.p99Serving, 1)} ms`);
     console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 400 on PostgreSQL); ${await memoryOf(service.url)}`);
+
+    if (process.env.BENCH_EMBEDDED_RSS !== '0') {
+      // The same feeds on the embedded database in a folder (the default without DATABASE_URL),
+      // its RSS at the same age; the PostgreSQL service waits meanwhile with its feeds on.
+      const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
+      const embedded = await startService({ DB_PATH: path.join(folder, 'db'), ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES) });
+      try {
+        const started = Date.now();
+        await waitAllMarkets(embedded.url, BASES * 10);
+        await sleep(10_000 + WINDOW_S * 1000); // the PostgreSQL run's warm-up and window, so both are read at the same age
+        console.log(`embedded database (folder), same feeds, ${fmt((Date.now() - started) / 1000, 0)} s after it listened: RSS ${fmt(rssMb(embedded.child.pid), 0)} MB (target <= 500); ${await memoryOf(embedded.url)}`);
+      } finally {
+        embedded.child.kill('SIGTERM');
+        await new Promise((r) => embedded.child.once('exit', r));
+        rmSync(folder, { recursive: true, force: true });
+      }
+    }
 
     if (DEPTH_ROUTES > 0) await depthRoutes(service, simUrl, sim.pid, bases, reference, w);
 

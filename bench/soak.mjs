@@ -4,11 +4,14 @@
 // its place) and a steady REST mix (SOAK_RPS, 20 requests/s). Every minute the service's main
 // heap is measured after a forced GC (through the inspector, so the service runs unmodified),
 // with its RSS and open file descriptors. Prints per-minute samples and the figures:
-//  - heap growth after warm-up (SOAK_WARMUP_MINUTES, 5), least-squares slope in MB/hour;
+//  - heap and RSS growth after warm-up (SOAK_WARMUP_MINUTES, 15), least-squares slopes in
+//    MB/hour (RSS is the whole process: both threads' heaps, the embedded engine's WebAssembly
+//    memory, buffers; the target is RSS under 5 MB/hour);
 //  - open descriptors and sockets before the first client and at the end, once the clients have
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
-// SOAK_TRACE_GC=1 reads the heap from --trace-gc's full collections instead of the inspector.
+// SOAK_TRACE_GC=1 reads the heap from --trace-gc's full collections instead of the inspector (no forced
+// collection every minute: the run to judge RSS by).
 // SOAK_NODE_ARGS adds node options to the service's command line; SOAK_SERVICE_LOG=<file> keeps
 // a copy of its standard output (for --trace-opt / --trace-deopt studies).
 // SOAK_FEEDS=0 runs the service without feeds (to tell REST and stream memory from market data).
@@ -21,7 +24,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
-const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 5);
+const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 15);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 200);
 const RPS = Number(process.env.SOAK_RPS ?? 20);
 const TRACE_GC = process.env.SOAK_TRACE_GC === '1';
@@ -202,12 +205,13 @@ async function restMix(base, stats, isRunning) {
   }
 }
 
-function slopePerHour(samples) {
+/** Least-squares slope of `key` (MB) over the samples' minutes, in MB per hour. */
+function slopePerHour(samples, key) {
   const n = samples.length;
   if (n < 2) return NaN;
   const mx = samples.reduce((s, p) => s + p.minute, 0) / n;
-  const my = samples.reduce((s, p) => s + p.heapMb, 0) / n;
-  const num = samples.reduce((s, p) => s + (p.minute - mx) * (p.heapMb - my), 0);
+  const my = samples.reduce((s, p) => s + p[key], 0) / n;
+  const num = samples.reduce((s, p) => s + (p.minute - mx) * (p[key] - my), 0);
   const den = samples.reduce((s, p) => s + (p.minute - mx) ** 2, 0);
   return (num / den) * 60;
 }
@@ -267,7 +271,8 @@ async function main() {
   const afterWarmup = samples.filter((s) => s.minute >= WARMUP);
   const result = {
     minutes: MINUTES, warmupMinutes: WARMUP, clients: CLIENTS, rps: RPS,
-    heapGrowthMbPerHour: Number(slopePerHour(afterWarmup).toFixed(3)),
+    heapGrowthMbPerHour: Number(slopePerHour(afterWarmup, 'heapMb').toFixed(3)),
+    rssGrowthMbPerHour: Number(slopePerHour(afterWarmup, 'rssMb').toFixed(3)),
     heapMbAtWarmup: afterWarmup[0]?.heapMb, heapMbAtEnd: Number(endHeapMb.toFixed(2)),
     rssMbAtWarmup: afterWarmup[0]?.rssMb, rssMbAtEnd: Number(end.rssMb.toFixed(1)),
     fds: { beforeClients: idle.fds, atEndWithoutClients: end.fds, kindsBefore: idle.kinds, kindsAtEnd: end.kinds },
