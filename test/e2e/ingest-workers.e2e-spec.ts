@@ -63,8 +63,8 @@ describe('ingest workers', () => {
     expect(owned).toHaveLength(2);
     expect(owned.flat().sort()).toEqual([...EXCHANGE_NAMES].sort());
     expect(source.ingestWorkers.every((w) => w.thread !== null)).toBe(true);
-    // Heap limits as configured: INGEST_WORKER_HEAP_MB (default 224) and the 96 MB young generation.
-    expect(source.ingestWorkers[0]?.thread?.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 224, maxYoungGenerationSizeMb: 96 });
+    // Heap limits as configured: INGEST_WORKER_HEAP_MB (default 224) and the 48 MB young generation.
+    expect(source.ingestWorkers[0]?.thread?.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 224, maxYoungGenerationSizeMb: 48 });
   });
 
   it('carries quotes from every worker to the quote book, counting what the workers received', async () => {

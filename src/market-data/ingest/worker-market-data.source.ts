@@ -21,12 +21,13 @@ import type { WorkerScript } from './worker-script.js';
 
 /**
  * Young generation of each ingest worker, in MB. ccxt allocates a few KB per message (the parsed
- * update, its `info`, strings) and keeps each update until the market's next one, a fraction of a
- * second later. With V8's default young generation those updates outlive a scavenge, are promoted
- * and die in the old generation, whose collections then cost more CPU than the rest of the
- * worker's own work; with 96 MB they die young (BENCHMARKS.md).
+ * update, its `info`, strings); with V8's default young generation (16 MB) those objects outlive
+ * a scavenge, are promoted and die in the old generation, whose collections then cost more CPU
+ * than the rest of the worker's own work. 96 MB was the first choice; 48 MB costs about 4 % more
+ * CPU at 3,020 markets and saves about 45 MB of RSS (two semi-spaces of 16 MB instead of 32:
+ * BENCHMARKS.md, "Service memory").
  */
-export const WORKER_YOUNG_GENERATION_MB = 96;
+export const WORKER_YOUNG_GENERATION_MB = 48;
 
 export interface WorkerSourceOptions {
   /** Worker threads; the exchanges are spread over them round-robin. */
