@@ -61,6 +61,16 @@ export class MarketDataMetrics {
         if (counts) for (const e of exchanges) catchUp(this, `conflated:${e}`, e, counts.conflated[e]);
       },
     });
+    new Counter({
+      name: 'market_depth_messages_total',
+      help: 'Messages the ingest workers received on the order-book (depth) sockets, per exchange',
+      labelNames: ['exchange'] as const,
+      registers: [metrics.registry],
+      collect() {
+        const counts = source.ingestCounters?.();
+        if (counts) for (const e of exchanges) catchUp(this, `books:${e}`, e, counts.bookMessages[e]);
+      },
+    });
     const workerGauge = (name: string, help: string, read: (w: IngestCounters['workers'][number]) => number): void => {
       new Gauge({
         name,

@@ -72,6 +72,11 @@ describe('order-book depth through the simulator', () => {
       const held = await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT' }).expect(200);
       expect(held.body.bids.slice(0, 2)).toEqual([[3030, 0.1], [3020, 5]]);
       expect((await request(m.app.baseUrl).get('/health/market').expect(200)).body.books).toMatchObject({ binance: 1, okx: 1 });
+      // The book updates counted per exchange (the workers report each second).
+      const depthMessages = (text: string, exchange: string): number =>
+        Number(new RegExp(`^market_depth_messages_total\\{exchange="${exchange}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      await until(async () => (await request(m.app.baseUrl).get('/metrics').expect(200)).text,
+        (text) => depthMessages(text, 'binance') > 0 && depthMessages(text, 'okx') > 0, 3000, 50);
 
       // Closing: flat books; the books stay for the grace period, then are unsubscribed.
       const closed = Date.now();

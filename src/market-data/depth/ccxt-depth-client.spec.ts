@@ -20,6 +20,7 @@ function stub(): { exchange: Exchange; calls: string[] } {
     orderbooks: {},
     clients: {},
     client: () => ({}),
+    handleMessage: () => undefined,
     watchOrderBook: record('watchOrderBook'),
     watchOrderBookForSymbols: record('watchOrderBookForSymbols'),
     unWatchOrderBook: record('unWatchOrderBook'),
@@ -68,6 +69,20 @@ describe('toDepthClient: the channel each venue is watched on, through ccxt', ()
     const { calls, options } = await run('binance', ['A/USDT']);
     expect(calls).toEqual(['watchOrderBook "A/USDT" 20', 'unWatchOrderBook "A/USDT" {}']);
     expect(options.streamLimits).toMatchObject({ spot: 8, future: 8 });
+  });
+});
+
+describe('toDepthClient: messages counted', () => {
+  it('every message ccxt hands its parser on the depth sockets (a socket made after the wrap included)', async () => {
+    const exchange = createExchangeClient('binance', { simulatorUrl: 'http://127.0.0.1:9' });
+    const client = toDepthClient('binance', exchange);
+    expect(client.messages).toBe(0);
+    // ccxt binds the parser when it makes a socket; the socket is made here, never opened.
+    const ws = exchange.client('ws://127.0.0.1:9/stream') as unknown as { onMessage(event: { data: string }): void };
+    ws.onMessage({ data: '{"result":null,"id":1}' });
+    ws.onMessage({ data: '{"result":null,"id":2}' });
+    expect(client.messages).toBe(2);
+    await exchange.close();
   });
 });
 

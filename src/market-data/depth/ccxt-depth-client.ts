@@ -19,10 +19,21 @@ export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPace
     const limits = { spot: BINANCE_DEPTH_STREAMS, future: BINANCE_DEPTH_STREAMS };
     client.options['streamLimits'] = { ...(client.options['streamLimits'] as object), ...limits };
   }
+  // Counted for the ingest stats (book updates are the larger part of a held book's cost). ccxt
+  // binds handleMessage to each socket as it creates it, so the wrapper is in place for all.
+  let messages = 0;
+  const handle = client.handleMessage.bind(client);
+  client.handleMessage = (ws, message) => {
+    messages++;
+    return handle(ws, message);
+  };
   const { limit } = DEPTH_RULES[exchange];
   // gate has no …ForSymbols; bitget unsubscribes one symbol per call.
   const manyAtOnce = exchange !== 'gate';
   return {
+    get messages() {
+      return messages;
+    },
     get orderbooks() {
       return client.orderbooks as unknown as Record<string, DepthClientBook | undefined>;
     },

@@ -9,6 +9,7 @@ const clock = { now: () => Date.now() };
 class FakeDepthClient implements DepthClient {
   readonly orderbooks: Record<string, DepthClientBook | undefined> = {};
   readonly requests: string[] = [];
+  messages = 0;
   refuse = new Set<string>();
 
   subscribe(symbols: string[]): Promise<unknown> {

@@ -13,6 +13,8 @@ export interface DepthClientBook {
 export interface DepthClient {
   /** ccxt's book cache, symbol → book, updated in place as messages arrive. */
   readonly orderbooks: Record<string, DepthClientBook | undefined>;
+  /** Messages the venue has sent on this client's sockets so far (book updates and answers). */
+  readonly messages: number;
   /** Sends the subscribe request; settles with the first book or the subscription's failure. */
   subscribe(symbols: string[]): Promise<unknown>;
   /** Sends the unsubscribe request; settles with the venue's answer. */
@@ -78,6 +80,11 @@ export class DepthFeed {
       if (held) held.id = id;
     }
     void this.pump();
+  }
+
+  /** Messages the venue has sent on this feed's sockets so far. */
+  get messages(): number {
+    return this.options.client.messages;
   }
 
   /** Symbols subscribed (requests sent and not refused). */

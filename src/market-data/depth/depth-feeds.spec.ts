@@ -17,8 +17,9 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
   beforeEach(() => void vi.useFakeTimers({ now: 50_000 }));
   afterEach(() => void vi.useRealTimers());
 
-  function setUp(): { feeds: DepthFeeds; clients: { exchange: string; markets: string[]; client: DepthClient & { requests: string[] } }[]; batches: Float64Array[] } {
-    const clients: { exchange: string; markets: string[]; client: DepthClient & { requests: string[] } }[] = [];
+  type Client = DepthClient & { requests: string[]; messages: number };
+  function setUp(): { feeds: DepthFeeds; clients: { exchange: string; markets: string[]; client: Client }[]; batches: Float64Array[] } {
+    const clients: { exchange: string; markets: string[]; client: Client }[] = [];
     const batches: Float64Array[] = [];
     const feeds = new DepthFeeds({
       createClient: (exchange, markets) => {
@@ -26,6 +27,7 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
         const client = {
           orderbooks: {} as Record<string, DepthClientBook | undefined>,
           requests,
+          messages: 0,
           subscribe: (symbols: string[]) => (requests.push(`sub ${symbols.join(',')}`), new Promise(() => undefined)),
           unsubscribe: (symbols: string[]) => (requests.push(`unsub ${symbols.join(',')}`), Promise.resolve()),
           close: () => Promise.resolve(),
@@ -50,6 +52,20 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
     expect(clients.map((c) => [c.exchange, c.markets])).toEqual([['okx', ['BTC/USDT', 'ETH/USDT']], ['okx', ['BTC/USDT:USDT']]]);
     expect(clients[0]?.client.requests).toEqual(['sub BTC/USDT,ETH/USDT']);
     expect(feeds.subscribed()).toEqual({ 'okx|SPOT': ['BTC/USDT', 'ETH/USDT'], 'okx|FUTURES': ['BTC/USDT:USDT'] });
+    await feeds.close();
+  });
+
+  it('messages per exchange: both market types summed, other exchanges apart', async () => {
+    const { feeds, clients } = setUp();
+    expect(feeds.messages('okx')).toBe(0);
+    feeds.hold('okx', 'SPOT', [{ id: 0, ticker: 'BTC-USDT' }]);
+    feeds.hold('okx', 'FUTURES', [{ id: 3, ticker: 'BTC-USDT' }]);
+    await vi.advanceTimersByTimeAsync(0);
+    const [spot, perp] = clients;
+    spot.client.messages = 7;
+    perp.client.messages = 5;
+    expect(feeds.messages('okx')).toBe(12);
+    expect(feeds.messages('bybit')).toBe(0);
     await feeds.close();
   });
 

@@ -87,6 +87,13 @@ export class DepthFeeds {
     if (batch) this.options.onBatch(batch);
   }
 
+  /** Messages the exchange's depth sockets have received so far (both market types). */
+  messages(exchange: ExchangeName): number {
+    let n = 0;
+    for (const [key, slot] of this.ready) if (key.startsWith(`${exchange}|`)) n += slot.feed.messages;
+    return n;
+  }
+
   /** Symbols subscribed per exchange and market type (`binance|SPOT`), for stats and tests. */
   subscribed(): Record<string, string[]> {
     return Object.fromEntries([...this.ready].map(([key, slot]) => [key, slot.feed.subscribed]));

@@ -52,6 +52,8 @@ export interface WorkerError {
 export interface IngestWorkerStats {
   received: number[];
   conflated: number[];
+  /** Messages received on the depth (order book) sockets, per exchange. */
+  bookMessages: number[];
   batches: number;
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;

@@ -63,6 +63,7 @@ function stats(): IngestWorkerStats {
   return {
     received: accumulator.counts.received,
     conflated: accumulator.counts.conflated,
+    bookMessages: EXCHANGE_NAMES.map((e) => depth?.messages(e) ?? 0),
     batches,
     loopDelayP50Ms: loopDelay.percentile(50) / 1e6,
     loopDelayP99Ms: loopDelay.percentile(99) / 1e6,

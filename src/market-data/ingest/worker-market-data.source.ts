@@ -49,6 +49,8 @@ export interface WorkerSourceOptions {
 export interface IngestCounters {
   received: Record<ExchangeName, number>;
   conflated: Record<ExchangeName, number>;
+  /** Messages received on the depth sockets (book updates). */
+  bookMessages: Record<ExchangeName, number>;
   workers: (IngestWorkerStats & { exchanges: readonly ExchangeName[]; restarts: number; up: boolean })[];
 }
 
@@ -136,6 +138,7 @@ export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
   ingestCounters(): IngestCounters {
     const received = Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, 0])) as Record<ExchangeName, number>;
     const conflated = { ...received };
+    const bookMessages = { ...received };
     const workers: IngestCounters['workers'] = [];
     for (const worker of this.workers) {
       const s = this.stats.get(worker);
@@ -143,10 +146,11 @@ export class WorkerMarketDataSource implements MarketDataSource, DepthSource {
       EXCHANGE_NAMES.forEach((e, i) => {
         received[e] += s.received[i] ?? 0;
         conflated[e] += s.conflated[i] ?? 0;
+        bookMessages[e] += s.bookMessages[i] ?? 0;
       });
       workers.push({ ...s, exchanges: worker.exchanges, restarts: worker.restarts, up: worker.thread !== null });
     }
-    return { received, conflated, workers };
+    return { received, conflated, bookMessages, workers };
   }
 
   /** A full GC in every worker; resolves with each worker's stats after it. */
