@@ -14,7 +14,7 @@ import { chunk } from '../symbol-universe.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
 import { fetchSettlementHistory } from './ccxt-funding-history.js';
-import { symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
+import { marketKind, symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { toNetworks } from './ccxt-networks.js';
 import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
 import { toFeedClient } from './feed-client.js';
@@ -99,9 +99,10 @@ const FETCH_TICKERS_PARAMS: Record<Market, Record<string, string>> = {
  * The exchange side of market data, run inside an ingest worker (never on the serving thread).
  * One REST client per exchange loads markets (once, reloaded when older than
  * `marketsRefreshMs`), 24 h tickers, funding, fees and networks. Each subscription chunk gets
- * its OWN client holding only its chunk's markets, so it owns exactly one socket: silence on
- * one connection is handled by closing that client without touching the others, and ambiguous
- * exchange ids (binance `BTCUSDT` is spot and perpetual) resolve to the chunk's one market type.
+ * its OWN client, so it owns exactly one socket: silence on one connection is handled by closing
+ * that client without touching the others. The chunk clients (and the depth clients) of one
+ * exchange and market type share one set of ccxt market objects (`typeMarkets`), holding that
+ * type only, so ambiguous exchange ids (binance `BTCUSDT` is spot and perpetual) resolve to it.
  */
 export class CcxtIngest {
   private readonly restClients = new Map<ExchangeName, Exchange>();
@@ -112,6 +113,8 @@ export class CcxtIngest {
   private readonly restGates = new Map<ExchangeName, RestGate>();
   private readonly historyPacers = new Map<ExchangeName, WindowPacer>();
   private readonly parked = new ParkedMarkets();
+  /** Per `exchange|market`: a never-connected client holding that type's markets, and the markets record it was built from. */
+  private readonly marketHolders = new Map<string, { from: object; holder: Exchange }>();
   private closed = false;
 
   constructor(private readonly options: CcxtIngestOptions) {}
@@ -119,6 +122,26 @@ export class CcxtIngest {
   /** The exchange's markets as this worker's REST client loaded them (the depth feeds' symbols). */
   loadedMarkets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>> {
     return this.loadMarkets(exchange);
+  }
+
+  /**
+   * A client (never connected) holding the exchange's markets of one type, built once per loaded
+   * markets record. Feed and depth clients take its market objects by reference
+   * (`setMarketsFromExchange`) instead of a copy each: ccxt's `setMarkets` builds every market
+   * object anew, about 1.3-2.7 KB a market, and a worker at 3,020 markets held three copies.
+   */
+  async typeMarkets(exchange: ExchangeName, market: Market): Promise<Exchange> {
+    return this.holderOf(exchange, market, await this.loadMarkets(exchange));
+  }
+
+  private holderOf(exchange: ExchangeName, market: Market, markets: Record<string, MarketInterface | undefined>): Exchange {
+    const key = `${exchange}|${market}`;
+    const held = this.marketHolders.get(key);
+    if (held?.from === markets) return held.holder;
+    const holder = this.options.createClient(exchange);
+    holder.setMarkets(Object.values(markets).filter((m): m is MarketInterface => m !== undefined && marketKind(m) === market));
+    this.marketHolders.set(key, { from: markets, holder });
+    return holder;
   }
 
   async listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
@@ -195,7 +218,7 @@ export class CcxtIngest {
     const pacer = this.dialPacer(exchange);
     chunk(listed, limits.perConnection).forEach((part, i) => {
       const client = this.options.createClient(exchange);
-      client.setMarkets(part.map(({ symbol }) => markets[symbol] as MarketInterface));
+      client.setMarketsFromExchange(this.holderOf(exchange, market, markets));
       disableCcxtReconnectBackoff(client);
       const connection = new FeedConnection({
         id: `${exchange}:${market}:${tickers.length}:${indexes[0] ?? 0}:${i}`,

@@ -18,11 +18,11 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
   afterEach(() => void vi.useRealTimers());
 
   type Client = DepthClient & { requests: string[]; messages: number };
-  function setUp(): { feeds: DepthFeeds; clients: { exchange: string; markets: string[]; client: Client }[]; batches: Float64Array[] } {
-    const clients: { exchange: string; markets: string[]; client: Client }[] = [];
+  function setUp(): { feeds: DepthFeeds; clients: { exchange: string; market: string; client: Client }[]; batches: Float64Array[] } {
+    const clients: { exchange: string; market: string; client: Client }[] = [];
     const batches: Float64Array[] = [];
     const feeds = new DepthFeeds({
-      createClient: (exchange, markets) => {
+      createClient: (exchange, market) => {
         const requests: string[] = [];
         const client = {
           orderbooks: {} as Record<string, DepthClientBook | undefined>,
@@ -32,8 +32,8 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
           unsubscribe: (symbols: string[]) => (requests.push(`unsub ${symbols.join(',')}`), Promise.resolve()),
           close: () => Promise.resolve(),
         };
-        clients.push({ exchange, markets: markets.map((m) => m.symbol), client });
-        return client;
+        clients.push({ exchange, market, client });
+        return Promise.resolve(client);
       },
       markets: () => Promise.resolve(MARKETS),
       clock: { now: () => Date.now() },
@@ -44,12 +44,12 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
     return { feeds, clients, batches };
   }
 
-  it('one client per exchange and market type, holding only that type\'s markets; tickers mapped to symbols', async () => {
+  it('one client per exchange and market type; tickers mapped to symbols', async () => {
     const { feeds, clients } = setUp();
     feeds.hold('okx', 'SPOT', [{ id: 0, ticker: 'BTC-USDT' }, { id: 1, ticker: 'ETH-USDT' }, { id: 2, ticker: 'NOPE-USDT' }]);
     feeds.hold('okx', 'FUTURES', [{ id: 3, ticker: 'BTC-USDT' }]);
     await vi.advanceTimersByTimeAsync(0);
-    expect(clients.map((c) => [c.exchange, c.markets])).toEqual([['okx', ['BTC/USDT', 'ETH/USDT']], ['okx', ['BTC/USDT:USDT']]]);
+    expect(clients.map((c) => [c.exchange, c.market])).toEqual([['okx', 'SPOT'], ['okx', 'FUTURES']]);
     expect(clients[0]?.client.requests).toEqual(['sub BTC/USDT,ETH/USDT']);
     expect(feeds.subscribed()).toEqual({ 'okx|SPOT': ['BTC/USDT', 'ETH/USDT'], 'okx|FUTURES': ['BTC/USDT:USDT'] });
     await feeds.close();

@@ -1,5 +1,5 @@
 import type { MarketInterface } from 'ccxt';
-import { marketKind, symbolsByTicker } from '../ccxt/ccxt-markets.js';
+import { symbolsByTicker } from '../ccxt/ccxt-markets.js';
 import { WindowPacer } from '../ccxt/window-pacer.js';
 import type { Clock } from '../clock.js';
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
@@ -15,8 +15,8 @@ export interface HeldBookEntry {
 }
 
 export interface DepthFeedsOptions {
-  /** A fresh ccxt client for the exchange's depth, holding `markets`. */
-  createClient(exchange: ExchangeName, markets: MarketInterface[]): DepthClient;
+  /** A fresh ccxt client for the exchange's depth in one market type, holding that type's markets. */
+  createClient(exchange: ExchangeName, market: Market): Promise<DepthClient>;
   /** The exchange's loaded markets (the worker's REST client's). */
   markets(exchange: ExchangeName): Promise<Record<string, MarketInterface | undefined>>;
   clock: Clock;
@@ -118,13 +118,13 @@ export class DepthFeeds {
   }
 
   private async createSlot(exchange: ExchangeName, market: Market): Promise<FeedSlot> {
-    // Only this market type's markets: binance's `BTCUSDT` is spot and perpetual, one per client.
-    const markets = Object.values(await this.options.markets(exchange)).filter((m): m is MarketInterface => m !== undefined && marketKind(m) === market);
+    // One client per market type: binance's `BTCUSDT` is spot and perpetual.
+    const client = await this.options.createClient(exchange, market);
     const rule = DEPTH_RULES[exchange];
     const pacers: RequestPacer[] = [new WindowPacer(rule.perSecond, Math.ceil(1000 * DEPTH_WINDOW_MARGIN), this.options.clock)];
     if (rule.perHour !== null) pacers.push(new WindowPacer(rule.perHour, Math.ceil(3_600_000 * DEPTH_WINDOW_MARGIN), this.options.clock));
     const feed = new DepthFeed({
-      client: this.options.createClient(exchange, markets),
+      client,
       perSubscribe: rule.perSubscribe,
       perUnsubscribe: rule.perUnsubscribe,
       pacers,

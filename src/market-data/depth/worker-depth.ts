@@ -12,13 +12,14 @@ export const DEPTH_RETRY_MS = 5000;
 
 /**
  * The depth feeds of an ingest worker, on ccxt clients of their own (pointed at the simulator when
- * configured), dialling within the same per-exchange connection allowance as the quote feeds.
+ * configured) sharing the quote feeds' market objects, dialling within the same per-exchange connection allowance as the quote feeds.
  */
 export function createDepthFeeds(config: IngestWorkerConfig, ingest: CcxtIngest, onBatch: (batch: Float64Array) => void): DepthFeeds {
   return new DepthFeeds({
-    createClient: (exchange, markets) => {
+    createClient: async (exchange, market) => {
       const client = createExchangeClient(exchange, { simulatorUrl: config.simulatorUrl ?? undefined, urls: config.exchangeUrls[exchange] });
-      client.setMarkets(markets);
+      // The type's market objects by reference, shared with the quote feeds' clients.
+      client.setMarketsFromExchange(await ingest.typeMarkets(exchange, market));
       return toDepthClient(exchange, client, ingest.dialPacer(exchange));
     },
     markets: (exchange) => ingest.loadedMarkets(exchange),
