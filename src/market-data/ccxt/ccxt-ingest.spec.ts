@@ -48,8 +48,9 @@ describe('CcxtIngest: one set of market objects per exchange and market type', (
     // REST, holder, and the feed's client once the watch has its markets.
     await vi.waitFor(() => expect(clients).toHaveLength(3));
     const feed = clients.find((c) => c !== clients[0] && c !== holder) as Exchange;
-    expect(feed.markets['BTC/USDT:USDT']).toBe(holder.markets['BTC/USDT:USDT']);
-    expect(feed.markets['BTC/USDT']).toBeUndefined();
+    expect(holder.markets?.['BTC/USDT:USDT']).toBeDefined();
+    expect(feed.markets?.['BTC/USDT:USDT']).toBe(holder.markets?.['BTC/USDT:USDT']);
+    expect(feed.markets?.['BTC/USDT']).toBeUndefined();
     await ingest.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { Exchange } from 'ccxt';
+import { compactOrderBooks } from './compact-books.js';
 
 /**
  * The slice of a ccxt pro client a feed connection uses. Keeping it this small lets the watch
@@ -89,9 +90,14 @@ export function deliverInline(exchange: Exchange): void {
   };
 }
 
+/** Rows of a quote book's price index (a one-level book uses two). */
+const QUOTE_BOOK_ROWS = 4;
+
 /** A ccxt pro client as a FeedClient, its messages delivered inline (see deliverInline). */
 export function toFeedClient(exchange: Exchange): FeedClient {
   deliverInline(exchange);
+  // bybit's bid/ask channel is a one-level book (orderbook.1), kept by ccxt as an order book.
+  compactOrderBooks(exchange, QUOTE_BOOK_ROWS);
   return {
     get bidsasks() {
       return exchange.bidsasks as Record<string, CcxtBidAsk | undefined>;

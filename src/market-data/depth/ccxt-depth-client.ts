@@ -1,9 +1,13 @@
 import type { Exchange } from 'ccxt';
 import { type DialPacer, paceDials } from '../ccxt/dial-pacing.js';
+import { compactOrderBooks } from '../ccxt/compact-books.js';
 import { deliverInline } from '../ccxt/feed-client.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { DepthClient, DepthClientBook } from './depth-feed.js';
 import { BINANCE_DEPTH_STREAMS, DEPTH_RULES } from './depth-limits.js';
+
+/** Rows a depth book's price index starts with: the deepest channel (bybit's) sends 50 a side. */
+const DEPTH_BOOK_ROWS = 64;
 
 /**
  * A ccxt pro client as a DepthClient: `watchOrderBook` on the venue's channel (DEPTH_RULES'
@@ -14,6 +18,7 @@ import { BINANCE_DEPTH_STREAMS, DEPTH_RULES } from './depth-limits.js';
  */
 export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPacer?: DialPacer): DepthClient {
   deliverInline(client);
+  compactOrderBooks(client, DEPTH_BOOK_ROWS);
   if (dialPacer) paceDials(client, dialPacer);
   if (exchange === 'binance') {
     const limits = { spot: BINANCE_DEPTH_STREAMS, future: BINANCE_DEPTH_STREAMS };
