@@ -41,36 +41,22 @@ export class MarketDataMetrics {
         for (const e of exchanges) catchUp(this, `ticks:${e}`, e, book.tickCounts[e]);
       },
     });
-    new Counter({
-      name: 'market_ingest_received_total',
-      help: 'Quotes the ingest workers received from the exchanges, per exchange (before conflation)',
-      labelNames: ['exchange'] as const,
-      registers: [metrics.registry],
-      collect() {
-        const counts = source.ingestCounters?.();
-        if (counts) for (const e of exchanges) catchUp(this, `received:${e}`, e, counts.received[e]);
-      },
-    });
-    new Counter({
-      name: 'market_ingest_conflated_total',
-      help: 'Quotes overwritten by a newer quote of the same market within one worker batch, per exchange',
-      labelNames: ['exchange'] as const,
-      registers: [metrics.registry],
-      collect() {
-        const counts = source.ingestCounters?.();
-        if (counts) for (const e of exchanges) catchUp(this, `conflated:${e}`, e, counts.conflated[e]);
-      },
-    });
-    new Counter({
-      name: 'market_depth_messages_total',
-      help: 'Messages the ingest workers received on the order-book (depth) sockets, per exchange',
-      labelNames: ['exchange'] as const,
-      registers: [metrics.registry],
-      collect() {
-        const counts = source.ingestCounters?.();
-        if (counts) for (const e of exchanges) catchUp(this, `books:${e}`, e, counts.bookMessages[e]);
-      },
-    });
+    /** A per-exchange counter over one of the workers' summed counts. */
+    const ingestCounter = (name: string, help: string, count: 'received' | 'conflated' | 'bookMessages'): void => {
+      new Counter({
+        name,
+        help,
+        labelNames: ['exchange'] as const,
+        registers: [metrics.registry],
+        collect() {
+          const counts = source.ingestCounters?.();
+          if (counts) for (const e of exchanges) catchUp(this, `${count}:${e}`, e, counts[count][e]);
+        },
+      });
+    };
+    ingestCounter('market_ingest_received_total', 'Quotes the ingest workers received from the exchanges, per exchange (before conflation)', 'received');
+    ingestCounter('market_ingest_conflated_total', 'Quotes overwritten by a newer quote of the same market within one worker batch, per exchange', 'conflated');
+    ingestCounter('market_depth_messages_total', 'Messages the ingest workers received on the order-book (depth) sockets, per exchange', 'bookMessages');
     const workerGauge = (name: string, help: string, read: (w: IngestCounters['workers'][number]) => number): void => {
       new Gauge({
         name,
