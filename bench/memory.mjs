@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnNode } from './relay-pair.mjs';
 
-const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
+// BENCH_DIST: another build's dist/ (an A/B of two builds side by side).
+const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname);
 const BASES = Number(process.env.BENCH_BASES ?? 302);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 180);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'folder,memory,postgres').split(',');

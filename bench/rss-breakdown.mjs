@@ -1,0 +1,87 @@
+// `npm run bench:rss-breakdown`: where the service's RSS goes. Starts the simulator (BENCH_BASES
+// bases on five exchanges, both markets, walk on) and the service on BENCH_ENGINE (postgres, the
+// default, or folder: the embedded database in a folder) as bench/memory.mjs does, waits
+// BENCH_SECONDS (240), then reads /proc/<pid>/smaps and sums the resident memory by kind of
+// mapping: V8 heap pages (anonymous, 256 KB or less), the node binary, the main thread's malloc
+// heap ([heap]), other anonymous regions (thread malloc arenas, large-object and WebAssembly
+// memory), files. Prints the largest mappings and the service's heap figures from /metrics beside.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, spawnNode } from './relay-pair.mjs';
+
+const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
+const BASES = Number(process.env.BENCH_BASES ?? 302);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 240);
+const ENGINE = process.env.BENCH_ENGINE ?? 'postgres';
+const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function mappings(pid) {
+  const out = [];
+  let current;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      current = { sizeMb: (parseInt(head[2], 16) - parseInt(head[1], 16)) / 1048576, perm: head[3], name: head[4] || '[anon]', rssMb: 0 };
+      out.push(current);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && current) current.rssMb = Number(rss[1]) / 1024;
+  }
+  return out;
+}
+
+function kindOf(m) {
+  if (m.name.startsWith('/')) return m.name === process.execPath || m.name.endsWith('/node') ? 'node binary' : 'files';
+  if (m.name !== '[anon]') return m.name;
+  if (m.sizeMb <= 0.25) return 'anonymous, <= 256 KB (V8 heap pages)';
+  if (m.sizeMb > 1024) return 'anonymous, > 1 GB reserved (WebAssembly memory)';
+  return 'anonymous, other (thread malloc arenas, V8 large objects)';
+}
+
+const simPort = await freePort();
+const sim = await spawnNode(path.join(dist, 'simulator/main.js'), {
+  SIM_PORT: String(simPort), SIM_SYMBOLS: Array.from({ length: BASES }, (_, i) => `BX${i}`).join(','), SIM_WALK: '1',
+}, 'listening');
+const dbName = `bench_rss_${process.pid}`;
+const scratch = ENGINE === 'folder' ? mkdtempSync(path.join(os.tmpdir(), 'bench-rss-')) : null;
+if (!scratch) execFileSync('psql', [PG, '-qc', `CREATE DATABASE ${dbName}`]);
+const port = await freePort();
+const child = await spawnNode(path.join(dist, 'main.js'), {
+  PORT: String(port), LOG_LEVEL: 'warn', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, MAX_SYMBOLS: String(BASES),
+  ...(scratch ? { DB_PATH: path.join(scratch, 'db') } : { DATABASE_URL: PG.replace(/\/[^/]*$/, `/${dbName}`) }),
+});
+const url = `http://127.0.0.1:${port}`;
+try {
+  for (let i = 0; i < 1200; i++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100); // poll step while the service starts
+  }
+  await sleep(SECONDS * 1000);
+  const maps = mappings(child.pid);
+  const total = maps.reduce((n, m) => n + m.rssMb, 0);
+  const byKind = new Map();
+  for (const m of maps) byKind.set(kindOf(m), (byKind.get(kindOf(m)) ?? 0) + m.rssMb);
+  console.log(`machine: ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`${ENGINE}, ${BASES * 10} markets, ${SECONDS} s after the service answered: RSS ${total.toFixed(1)} MB`);
+  for (const [kind, mb] of [...byKind].sort((a, b) => b[1] - a[1]).filter(([, mb]) => mb >= 0.1)) console.log(`  ${kind}: ${mb.toFixed(1)} MB`);
+  console.log('largest mappings (resident of size):');
+  for (const m of maps.sort((a, b) => b.rssMb - a.rssMb).slice(0, 8)) console.log(`  ${m.rssMb.toFixed(1)} of ${m.sizeMb.toFixed(1)} MB ${m.perm} ${m.name}`);
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const figure = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1e6;
+  console.log(`serving heap used ${figure('nodejs_heap_size_used_bytes').toFixed(1)} MB of ${figure('nodejs_heap_size_total_bytes').toFixed(1)}, external ${figure('nodejs_external_memory_bytes').toFixed(1)} MB; ingest worker heap used ${figure('market_ingest_worker_heap_bytes').toFixed(1)} MB`);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  sim.kill('SIGTERM');
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  else execFileSync('psql', [PG, '-qc', `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`]);
+}
+process.exit(0);
