@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnNode } from './relay-pair.mjs';
+import { freePort, spawnNode, startService } from './relay-pair.mjs';
 
 // BENCH_DIST: another build's dist/ (an A/B of two builds side by side).
 const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname);
@@ -25,20 +25,7 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function healthy(url) {
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100); // poll step while the service starts
-  }
-  throw new Error('service did not start');
-}
-
 async function run(engine, simUrl) {
-  const port = await freePort();
   const scratch = engine === 'folder' ? mkdtempSync(path.join(os.tmpdir(), 'bench-memory-')) : null;
   const dbName = `bench_memory_${process.pid}_${Date.now()}`;
   const db =
@@ -46,13 +33,8 @@ async function run(engine, simUrl) {
     : engine === 'memory' ? { DB_PATH: ':memory:' }
     : { DATABASE_URL: PG.replace(/\/[^/]*$/, `/${dbName}`) };
   if (engine === 'postgres') execFileSync('psql', [PG, '-qc', `CREATE DATABASE ${dbName}`]);
-  const child = await spawnNode(path.join(dist, 'main.js'), {
-    PORT: String(port), LOG_LEVEL: 'warn', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl,
-    MAX_SYMBOLS: String(BASES), ...db,
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const { child, url } = await startService(dist, { ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES), ...db });
   try {
-    await healthy(url);
     const started = Date.now();
     const samples = [];
     while (Date.now() - started < SECONDS * 1000) {

@@ -62,7 +62,8 @@ async function counter(url, name) {
   return [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
 }
 
-async function startService(dist, env) {
+/** The built service on a free port (LOG_LEVEL warn), once its /health answers. */
+export async function startService(dist, env) {
   const port = await freePort();
   const child = await spawnNode(path.join(dist, 'main.js'), { PORT: String(port), LOG_LEVEL: 'warn', ...env });
   const url = `http://127.0.0.1:${port}`;

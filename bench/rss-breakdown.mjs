@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnNode } from './relay-pair.mjs';
+import { freePort, spawnNode, startService } from './relay-pair.mjs';
 
 const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
 const BASES = Number(process.env.BENCH_BASES ?? 302);
@@ -49,21 +49,11 @@ const sim = await spawnNode(path.join(dist, 'simulator/main.js'), {
 const dbName = `bench_rss_${process.pid}`;
 const scratch = ENGINE === 'folder' ? mkdtempSync(path.join(os.tmpdir(), 'bench-rss-')) : null;
 if (!scratch) execFileSync('psql', [PG, '-qc', `CREATE DATABASE ${dbName}`]);
-const port = await freePort();
-const child = await spawnNode(path.join(dist, 'main.js'), {
-  PORT: String(port), LOG_LEVEL: 'warn', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, MAX_SYMBOLS: String(BASES),
+const { child, url } = await startService(dist, {
+  ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, MAX_SYMBOLS: String(BASES),
   ...(scratch ? { DB_PATH: path.join(scratch, 'db') } : { DATABASE_URL: PG.replace(/\/[^/]*$/, `/${dbName}`) }),
 });
-const url = `http://127.0.0.1:${port}`;
 try {
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100); // poll step while the service starts
-  }
   await sleep(SECONDS * 1000);
   const maps = mappings(child.pid);
   const total = maps.reduce((n, m) => n + m.rssMb, 0);
