@@ -1,10 +1,9 @@
-import { takeTurn } from '../common/async/turns.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import { errorFields } from '../common/logging/json-logger.js';
 import { dec, roundPercent } from '../common/money/money.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { Slicer } from '../common/async/turns.js';
+import { Slicer, takeTurn } from '../common/async/turns.js';
 import { BacktestEngine, type BacktestSample } from './backtest.engine.js';
 import { BacktestSweep, rankSweep, type SweepRow } from './backtest-sweep.engine.js';
 import type { BacktestSweepResultDto } from './dto/backtest-sweep.dto.js';
@@ -121,16 +120,17 @@ export class OpportunityHistoryService {
     const engine = new BacktestEngine({ ...request, intervalMs: this.intervalMs });
     const route = { ticker: request.ticker, buy: request.buy, sell: request.sell };
     const range = lookBack(request.days);
+    const slicer = new Slicer();
     await this.store(async () => {
-      for await (const page of this.repository.walkPages(route, range, request)) {
-        for (const sample of page) engine.push(sample);
-      }
+      for await (const page of this.repository.walkPages(route, range, request)) await pushPaced(engine, page, slicer);
     });
     const result = engine.finish();
     const trades = engine.closedTrades();
-    // The report (metrics, equity curve, breakdown) is decimal CPU work: one per turn of the loop.
+    // The report (metrics, equity curve, breakdown) and its DTO are decimal CPU work: each in a turn of its own.
     await takeTurn();
-    return BacktestResultDto.from(result, backtestReport(trades, request.capital, backtestPeriod(trades, range), request.breakdown));
+    const report = backtestReport(trades, request.capital, backtestPeriod(trades, range), request.breakdown);
+    await takeTurn();
+    return BacktestResultDto.from(result, report);
   }
 
   /**
@@ -176,11 +176,16 @@ function spreadFigure(value: number | null): number | null {
   return value === null ? null : roundPercent(dec(value));
 }
 
-/** Samples through the sweep, giving the loop a turn whenever a slice's time is used up. */
-async function pushPaced(sweep: BacktestSweep, page: readonly BacktestSample[], slicer: Slicer): Promise<void> {
+/**
+ * Samples through a backtest or a sweep, giving the loop a turn whenever a slice's time is used
+ * up: 50 backtests whose pages arrive in one poll of the loop would otherwise each walk a page
+ * there, and /health would wait for all of them.
+ */
+async function pushPaced(walker: BacktestEngine | BacktestSweep, page: readonly BacktestSample[], slicer: Slicer): Promise<void> {
   const CHECK_EVERY = 64;
+  await slicer.pace();
   for (let i = 0; i < page.length; i++) {
-    sweep.push(page[i]);
+    walker.push(page[i]);
     if (i % CHECK_EVERY === CHECK_EVERY - 1) await slicer.pace();
   }
 }
