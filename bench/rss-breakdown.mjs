@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnNode, startService } from './relay-pair.mjs';
 
-const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
+const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname);
 const BASES = Number(process.env.BENCH_BASES ?? 302);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 240);
 const ENGINE = process.env.BENCH_ENGINE ?? 'postgres';
@@ -66,7 +66,8 @@ try {
   for (const m of maps.sort((a, b) => b.rssMb - a.rssMb).slice(0, 8)) console.log(`  ${m.rssMb.toFixed(1)} of ${m.sizeMb.toFixed(1)} MB ${m.perm} ${m.name}`);
   const text = await (await fetch(`${url}/metrics`)).text();
   const figure = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1e6;
-  console.log(`serving heap used ${figure('nodejs_heap_size_used_bytes').toFixed(1)} MB of ${figure('nodejs_heap_size_total_bytes').toFixed(1)}, external ${figure('nodejs_external_memory_bytes').toFixed(1)} MB; ingest worker heap used ${figure('market_ingest_worker_heap_bytes').toFixed(1)} MB`);
+  const space = (name, kind) => Number(new RegExp(`^${name}\\{space="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1e6;
+  console.log(`serving heap used ${figure('nodejs_heap_size_used_bytes').toFixed(1)} MB of ${figure('nodejs_heap_size_total_bytes').toFixed(1)} (new space ${space('nodejs_heap_space_size_used_bytes', 'new').toFixed(1)} of ${space('nodejs_heap_space_size_total_bytes', 'new').toFixed(1)}), external ${figure('nodejs_external_memory_bytes').toFixed(1)} MB; ingest worker heap used ${figure('market_ingest_worker_heap_bytes').toFixed(1)} MB`);
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
