@@ -24,6 +24,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serviceNodeFlags } from './service-flags.mjs';
 
 const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
@@ -132,9 +133,9 @@ async function freshDatabase() {
 
 async function startService(env) {
   const port = await freePort();
-  const execArgv = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // BENCH_SERVICE_DIST: another build of the service (an older commit's dist/) against the same simulator.
   const from = process.env.BENCH_SERVICE_DIST ? path.resolve(process.env.BENCH_SERVICE_DIST) : dist;
+  const execArgv = await serviceNodeFlags(from);
   const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, execArgv, from);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {

@@ -14,6 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { serviceNodeFlags } from './service-flags.mjs';
 
 const STRIDE = 7;
 const CLK_TCK = 100;
@@ -28,8 +29,8 @@ export async function freePort() {
   return port;
 }
 
-export function spawnNode(script, env, readyText) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(script, env, readyText, execArgv = []) {
+  const child = spawn(process.execPath, [...execArgv, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (d) => (output += d));
   return new Promise((resolve, reject) => {
@@ -62,10 +63,10 @@ async function counter(url, name) {
   return [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
 }
 
-/** The built service on a free port (LOG_LEVEL warn), once its /health answers. */
+/** The built service on a free port (LOG_LEVEL warn) with the production node flags, once its /health answers. */
 export async function startService(dist, env) {
   const port = await freePort();
-  const child = await spawnNode(path.join(dist, 'main.js'), { PORT: String(port), LOG_LEVEL: 'warn', ...env });
+  const child = await spawnNode(path.join(dist, 'main.js'), { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, await serviceNodeFlags(dist));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {

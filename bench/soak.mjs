@@ -22,6 +22,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { serviceNodeFlags } from './service-flags.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 15);
@@ -228,7 +229,7 @@ async function main() {
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${simPort}`, DB_PATH: path.join(folder, 'db'), SSE_MAX_PER_IP: String(Math.max(10, CLIENTS * 2)),
       ARBITRAGE_RATE_LIMIT: '1000000',
     },
-    [...(TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`]), ...extraNodeArgs],
+    [...(await serviceNodeFlags(dist)), ...(TRACE_GC ? ['--trace-gc'] : [`--inspect=127.0.0.1:${inspectPort}`]), ...extraNodeArgs],
     process.env.SOAK_SERVICE_LOG,
   );
   const base = `http://127.0.0.1:${port}`;

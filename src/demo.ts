@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DemoEnv, loadDemoEnv } from './config/demo-env.js';
 import { demoBanner } from './demo-banner.js';
+import { SERVICE_NODE_FLAGS } from './common/memory/heap-growth.js';
 
 /**
  * `npm run demo`: the exchange simulator (random walk on) and the service, together, offline,
@@ -13,8 +14,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function start(script: string, env: Record<string, string | undefined>, onLine?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, [path.join(here, script)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+function start(script: string, env: Record<string, string | undefined>, onLine?: (line: string) => void, flags: readonly string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...flags, path.join(here, script)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.on('data', (chunk: Buffer) => {
     process.stdout.write(chunk);
     onLine?.(chunk.toString());
@@ -59,7 +60,7 @@ function main(): void {
   start('simulator/main.js', env.simulatorEnv, (text) => {
     if (serviceStarted || !text.includes('listening')) return;
     serviceStarted = true;
-    start('main.js', env.serviceEnv);
+    start('main.js', env.serviceEnv, undefined, SERVICE_NODE_FLAGS);
     process.stdout.write(`demo: simulator on :${env.simulatorPort}; service starting.\n`);
     void announceWhenUp(env);
   });

@@ -28,6 +28,8 @@ export class JournalService {
 
   async list(query: ListOperationsQueryDto): Promise<OperationPageDto> {
     const [rows, total] = await this.operations.list(query.email, query, query.limit ?? 100, query.offset ?? 0);
+    // Up to 500 rows to convert and serialise: a turn of its own, not the poll that brought the rows.
+    if (rows.length > 0) await takeTurn();
     return { data: rows.map((row) => OperationDto.from(row)), total };
   }
 
@@ -65,9 +67,10 @@ export class JournalService {
       wantMetrics ? this.operations.closedOperations(query.email, filters) : Promise.resolve(null),
     ]);
     const range = { from: query.from?.getTime() ?? null, to: to.getTime(), now: now.getTime(), capital: query.capital };
-    // The metrics are CPU work in decimal: one such job per turn of the event loop, so that many
-    // summaries answered at once by the database do not hold /health and the streams between them.
-    if (closed) await takeTurn();
+    // The tallies, the breakdown and the metrics are CPU work in decimal: one such job per turn of
+    // the event loop, so that many summaries answered at once by the database do not hold /health
+    // and the streams between them.
+    await takeTurn();
     return {
       ...summarizeTallies(tallies, openOperations),
       breakdown: breakdownOfDays(tallies.days, query.breakdown ?? 'day'),
