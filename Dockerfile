@@ -18,7 +18,7 @@ ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite
 # heap grow lazily: a 1,000,000-row journal export raised RSS by ~270 MB of uncollected garbage.
 # A 512 MB limit keeps that under 50 MB with the live heap far below it (BENCHMARKS.md, issue 7).
 # --max-semi-space-size=4: the serving thread's young generation, which only a start-up flag sets
-# (SERVICE_NODE_FLAGS in src/common/memory/heap-growth.ts; about 25 MB of RSS).
+# (SERVICE_NODE_FLAGS in src/common/memory/heap-growth.ts; about 30 MB of RSS).
 ENV NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=4"
 WORKDIR /app
 COPY package.json package-lock.json ./

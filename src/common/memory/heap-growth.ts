@@ -16,7 +16,7 @@ export const HEAP_GROWING_PERCENT = 50;
  * and the serving thread starts before any code of ours runs: only a start-up flag reaches it.
  * Each of its two semi-spaces is 4 MB instead of V8's 16: the serving thread's garbage dies
  * young (a frame, a request), so a small young generation costs it little CPU and saves about
- * 25 MB of resident pages (BENCHMARKS.md, "The serving thread's young generation").
+ * 30 MB of resident pages (BENCHMARKS.md, "The serving thread's young generation").
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
