@@ -29,6 +29,20 @@ describe('lot-named markets', () => {
   });
 });
 
+describe('symbolsByTicker', () => {
+  it('is built once per loaded market set (a funding backfill asks once per perpetual) and afresh for a reloaded one', () => {
+    const loaded = markets('BTC/USDT', 'BTC/USDT:USDT');
+    const first = symbolsByTicker(loaded);
+    expect(symbolsByTicker(loaded)).toBe(first);
+    // ccxt's reload replaces the record: its own map, with what it lists now.
+    const reloaded = markets('BTC/USDT', 'ETH/USDT:USDT');
+    const second = symbolsByTicker(reloaded);
+    expect(second).not.toBe(first);
+    expect([...second.keys()]).toEqual(['SPOT|BTC-USDT', 'FUTURES|ETH-USDT']);
+    expect([...symbolsByTicker(loaded).keys()]).toEqual(['SPOT|BTC-USDT', 'FUTURES|BTC-USDT']);
+  });
+});
+
 describe('lots of unknown size', () => {
   it('leaves out a numeric prefix that is no venue lot, names why, and keeps the known ones', () => {
     const listed = markets('100PEPE/USDT:USDT', '10000000AIDOGE/USDT:USDT', '1000000MOG/USDT:USDT', '1INCH/USDT');

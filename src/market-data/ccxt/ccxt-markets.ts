@@ -71,12 +71,18 @@ export function toVolumes(market: Market, tickers: Tickers, markets: Record<stri
   return out;
 }
 
+const symbolMaps = new WeakMap<object, ReadonlyMap<string, string>>();
+
 /**
  * The ccxt symbol watched for each canonical ticker of a market, key `MARKET|TICKER`: `PEPE-USDT`
  * on binance's perpetuals is `1000PEPE/USDT:USDT`. Where a venue lists the asset both per unit
  * and in lots, the per-unit market wins (its prices need no scaling).
  */
-export function symbolsByTicker(markets: Record<string, MarketInterface | undefined>): Map<string, string> {
+export function symbolsByTicker(markets: Record<string, MarketInterface | undefined>): ReadonlyMap<string, string> {
+  // Built once per loaded market set: ccxt replaces the object on a reload, and a funding-history
+  // backfill asks for one symbol per perpetual (thousands of calls over one set).
+  const cached = symbolMaps.get(markets);
+  if (cached) return cached;
   const out = new Map<string, string>();
   for (const m of Object.values(markets)) {
     const market = m ? marketKind(m) : null;
@@ -85,6 +91,7 @@ export function symbolsByTicker(markets: Record<string, MarketInterface | undefi
     const taken = out.get(key);
     if (taken === undefined || multiplierOfCcxtSymbol(m.symbol) < multiplierOfCcxtSymbol(taken)) out.set(key, m.symbol);
   }
+  symbolMaps.set(markets, out);
   return out;
 }
 

@@ -43,12 +43,6 @@ export class DepthFeeds {
   /** The feeds created so far, for the synchronous poll. */
   private readonly ready = new Map<string, FeedSlot>();
   private readonly writer = new BookBatchWriter();
-  /**
-   * Each markets record's `market|ticker` → symbol map, built once per record (a hold comes with
-   * every ranking that changes an exchange's set, several a second while routes churn; the map
-   * covers thousands of markets).
-   */
-  private readonly symbolMaps = new WeakMap<object, Map<string, string>>();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
@@ -61,8 +55,7 @@ export class DepthFeeds {
   hold(exchange: ExchangeName, market: Market, entries: readonly HeldBookEntry[]): void {
     void this.slot(exchange, market).then(async (slot) => {
       const markets = await this.options.markets(exchange);
-      let symbols = this.symbolMaps.get(markets);
-      if (!symbols) this.symbolMaps.set(markets, (symbols = symbolsByTicker(markets)));
+      const symbols = symbolsByTicker(markets);
       const wanted = new Map<string, number>();
       for (const { id, ticker } of entries) {
         const symbol = symbols.get(`${market}|${ticker}`);
