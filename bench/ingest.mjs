@@ -454,6 +454,10 @@ async function depthRoutes(service, simUrl, simPid, bases, costs, cadence) {
     { exchange: sell, market: 'SPOT', ticker, bid: 1.01 * p * f, ask: 1.011 * p * f },
     ...exchanges.filter((e) => e !== buy && e !== sell).map((exchange) => ({ exchange, market: 'SPOT', ticker, bid: p * f, ask: 1.01 * p * f })),
   ]);
+  // The walk leaves the routes' bases alone: it would end each route at its next step until the
+  // driver set the quotes again (routes flapping every 500 ms churn the books held).
+  const walk = await fetch(`${simUrl}/_sim/walk`, { method: 'POST', body: JSON.stringify({ enabled: true, hold: routes.map((r) => r.ticker) }), headers: { 'content-type': 'application/json' } });
+  if (!walk.ok) throw new Error(`POST /_sim/walk: ${walk.status} ${await walk.text()}`);
   let moves = 0;
   let moving = true;
   const mover = (async () => {

@@ -50,7 +50,7 @@ function state(deps: ControlDeps): unknown {
     updatedAt: new Date(q.updatedAt).toISOString(), paused: market.isPaused(q),
   }));
   return {
-    walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null }, strict: hub.strict.settings,
+    walk: { enabled: walk.running, intervalMs: walk.intervalMs ?? null, hold: walk.holding }, strict: hub.strict.settings,
     maintenance: [...hub.strict.maintenance], delisted: market.delisted(), halted: market.halted(), exchanges, quotes,
   };
 }
@@ -103,10 +103,11 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       return { exchange: exchange ?? null, stalled: value };
     }),
   'POST /_sim/walk': (deps, body) =>
-    unwrap(validateWalk(body), ({ enabled, intervalMs }) => {
+    unwrap(validateWalk(body, known(deps)), ({ enabled, intervalMs, hold }) => {
+      if (hold) deps.walk.hold(hold);
       if (enabled) deps.walk.start(intervalMs ?? deps.defaultWalkIntervalMs);
       else deps.walk.stop();
-      return { enabled, intervalMs: enabled ? deps.walk.intervalMs : null };
+      return { enabled, intervalMs: enabled ? deps.walk.intervalMs : null, hold: deps.walk.holding };
     }),
   'POST /_sim/load': (deps, body) =>
     unwrap(validateLoad(body), (options) => {

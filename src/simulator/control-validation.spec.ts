@@ -75,6 +75,15 @@ describe('validateDrop / validateFault / validateWalk', () => {
     expect(validateWalk({})).toEqual({ ok: false, message: 'enabled is required' });
   });
 
+  it('walk takes the tickers to hold, canonical and simulated', () => {
+    const known = new Set(['BTC-USDT', 'ETH-USDT']);
+    expect(validateWalk({ enabled: true, hold: ['btc-usdt', 'ETH-USDT'] }, known)).toEqual({ ok: true, value: { enabled: true, hold: ['BTC-USDT', 'ETH-USDT'] } });
+    expect(validateWalk({ enabled: false, hold: [] }, known)).toEqual({ ok: true, value: { enabled: false, hold: [] } });
+    expect(validateWalk({ enabled: true, hold: ['SOL-USDT'] }, known)).toEqual({ ok: false, message: 'hold[0] SOL-USDT is not simulated' });
+    expect(validateWalk({ enabled: true, hold: [7] }, known)).toEqual({ ok: false, message: 'hold[0] is invalid' });
+    expect(validateWalk({ enabled: true, hold: 'BTC-USDT' }, known)).toEqual({ ok: false, message: 'hold must be an array of tickers' });
+  });
+
   it('load takes a whole rate up to 200000 and an optional burst share', () => {
     expect(validateLoad({ rate: 40_000 })).toEqual({ ok: true, value: { rate: 40_000 } });
     expect(validateLoad({ rate: 0 })).toEqual({ ok: true, value: { rate: 0 } });

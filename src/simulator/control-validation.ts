@@ -124,16 +124,34 @@ export function validateFault(body: unknown, flag: 'silent' | 'stalled' | 'down'
 export const WALK_INTERVAL_MIN_MS = 50;
 export const WALK_INTERVAL_MAX_MS = 60_000;
 
-export function validateWalk(body: unknown): Validated<{ enabled: boolean; intervalMs?: number }> {
+/**
+ * `POST /_sim/walk {enabled, intervalMs?, hold?}`: `hold` lists the tickers the walk leaves alone
+ * (every exchange and market of each), so quotes put through the control API stay as set; an
+ * empty list releases them, and leaving it out keeps the current list.
+ */
+export function validateWalk(body: unknown, known: ReadonlySet<string> = new Set()): Validated<{ enabled: boolean; intervalMs?: number; hold?: string[] }> {
   if (!isObject(body)) return fail('Invalid request body');
   const enabled = bool(body.enabled, 'enabled');
   if (!enabled.ok) return enabled;
+  const value: { enabled: boolean; intervalMs?: number; hold?: string[] } = { enabled: enabled.value };
   const interval = body.intervalMs;
-  if (interval === undefined || interval === null) return { ok: true, value: { enabled: enabled.value } };
-  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < WALK_INTERVAL_MIN_MS || interval > WALK_INTERVAL_MAX_MS) {
-    return fail(`intervalMs must be an integer from ${WALK_INTERVAL_MIN_MS} to ${WALK_INTERVAL_MAX_MS}`);
+  if (interval !== undefined && interval !== null) {
+    if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < WALK_INTERVAL_MIN_MS || interval > WALK_INTERVAL_MAX_MS) {
+      return fail(`intervalMs must be an integer from ${WALK_INTERVAL_MIN_MS} to ${WALK_INTERVAL_MAX_MS}`);
+    }
+    value.intervalMs = interval;
   }
-  return { ok: true, value: { enabled: enabled.value, intervalMs: interval } };
+  if (body.hold !== undefined && body.hold !== null) {
+    if (!Array.isArray(body.hold)) return fail('hold must be an array of tickers');
+    const hold: string[] = [];
+    for (const [i, item] of body.hold.entries()) {
+      const ticker = tickerOf(item, `hold[${i}]`, known, true);
+      if (!ticker.ok) return ticker;
+      if (ticker.value !== undefined) hold.push(ticker.value);
+    }
+    value.hold = hold;
+  }
+  return { ok: true, value };
 }
 
 export const LOAD_RATE_MAX = 200_000;

@@ -47,6 +47,22 @@ describe('RandomWalk', () => {
     expect(snapshot(walked(7, 20))).not.toBe(snapshot(walked(8, 20)));
   });
 
+  it('leaves held tickers alone on every exchange and market, and moves them again once released', () => {
+    const state = new MarketState(BASES, () => 0);
+    const walk = new RandomWalk(state, seededRng(5));
+    const of = (ticker: string): string => JSON.stringify(state.list({ ticker }).map((q) => [q.bid, q.ask, q.bidQty, q.askQty]));
+    const btc = of('BTC-USDT');
+    const eth = of('ETH-USDT');
+    walk.hold(['BTC-USDT']);
+    expect(walk.holding).toEqual(['BTC-USDT']);
+    for (let i = 0; i < 5; i++) walk.step(i);
+    expect(of('BTC-USDT')).toBe(btc);
+    expect(of('ETH-USDT')).not.toBe(eth);
+    walk.hold([]);
+    walk.step(5);
+    expect(of('BTC-USDT')).not.toBe(btc);
+  });
+
   it('keeps every book valid: bid < ask, on the tick, positive sizes', () => {
     const state = walked(3, 200);
     for (const q of state.list()) {

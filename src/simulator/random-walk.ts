@@ -47,6 +47,7 @@ export class RandomWalk {
   private readonly largeDislocationShare: number;
   private timer: NodeJS.Timeout | undefined;
   private interval: number | undefined;
+  private held: ReadonlySet<string> = new Set();
 
   constructor(private readonly state: MarketState, private readonly rng: Rng, options: WalkOptions = {}) {
     this.volatility = options.volatility ?? DEFAULT_VOLATILITY;
@@ -74,9 +75,21 @@ export class RandomWalk {
     this.timer = undefined;
   }
 
-  /** One step for every ticker; every market gets a fresh quote. */
+  /** Tickers the walk leaves where they are (quotes and books set through the control API stay). */
+  get holding(): readonly string[] {
+    return [...this.held];
+  }
+
+  /** Replaces the held tickers; an empty list lets the walk move every ticker again. */
+  hold(tickers: readonly string[]): void {
+    this.held = new Set(tickers);
+  }
+
+  /** One step for every ticker not held; each of its markets gets a fresh quote. */
   step(now = Date.now()): void {
-    for (const instrument of this.state.instruments) this.stepInstrument(instrument, now);
+    for (const instrument of this.state.instruments) {
+      if (!this.held.has(instrument.ticker)) this.stepInstrument(instrument, now);
+    }
   }
 
   private stepInstrument(i: Instrument, now: number): void {

@@ -79,8 +79,31 @@ describe('control API', () => {
   });
 
   it('starts and stops the random walk', async () => {
-    expect((await call('POST', '/_sim/walk', { enabled: true, intervalMs: 100 })).json).toEqual({ enabled: true, intervalMs: 100 });
-    expect((await call('POST', '/_sim/walk', { enabled: false })).json).toEqual({ enabled: false, intervalMs: null });
+    expect((await call('POST', '/_sim/walk', { enabled: true, intervalMs: 100 })).json).toEqual({ enabled: true, intervalMs: 100, hold: [] });
+    expect((await call('POST', '/_sim/walk', { enabled: false })).json).toEqual({ enabled: false, intervalMs: null, hold: [] });
+  });
+
+  it('leaves the held tickers where PUT /_sim/quotes set them while it moves the rest', async () => {
+    const quotes = async (): Promise<{ ticker: string; bid: number }[]> =>
+      ((await call('GET', '/_sim/state')).json as { quotes: { exchange: string; market: string; ticker: string; bid: number }[] }).quotes
+        .filter((q) => q.exchange === 'okx' && q.market === 'SPOT');
+    const bidOf = (list: { ticker: string; bid: number }[], ticker: string): number | undefined => list.find((q) => q.ticker === ticker)?.bid;
+    await call('PUT', '/_sim/quotes', [{ exchange: 'okx', market: 'SPOT', ticker: 'BTC-USDT', bid: 91_234.5, ask: 91_234.6 }]);
+    expect((await call('POST', '/_sim/walk', { enabled: true, intervalMs: 50, hold: ['btc-usdt'] })).json).toEqual({ enabled: true, intervalMs: 50, hold: ['BTC-USDT'] });
+    const eth = bidOf(await quotes(), 'ETH-USDT');
+    try {
+      // ETH moving shows the walk has stepped; BTC, held, is still where it was put.
+      await untilShared(quotes, (list) => bidOf(list, 'ETH-USDT') !== eth, 2_000, 20);
+      expect(bidOf(await quotes(), 'BTC-USDT')).toBe(91_234.5);
+    } finally {
+      expect((await call('POST', '/_sim/walk', { enabled: false, hold: [] })).json).toEqual({ enabled: false, intervalMs: null, hold: [] });
+    }
+    expect(await call('POST', '/_sim/walk', { enabled: true, hold: ['NOPE-USDT'] })).toEqual({
+      status: 400, json: { statusCode: 400, message: 'hold[0] NOPE-USDT is not simulated', error: 'Bad Request' },
+    });
+    expect(await call('POST', '/_sim/walk', { enabled: true, hold: 'BTC-USDT' })).toEqual({
+      status: 400, json: { statusCode: 400, message: 'hold must be an array of tickers', error: 'Bad Request' },
+    });
   });
 });
 
