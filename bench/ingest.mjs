@@ -256,7 +256,7 @@ async function ccxtDepthReference(simUrl, bases) {
   const { createExchangeClient } = await load('market-data/ccxt/exchange-clients.js');
   const { DEPTH_RULES } = await load('market-data/depth/depth-limits.js');
   const out = {};
-  for (const exchange of ['binance', 'bybit', 'okx', 'gate', 'bitget']) {
+  for (const exchange of EXCHANGES) {
     await Promise.all(['SPOT', 'FUTURES'].map(async (market) => {
       const client = createExchangeClient(exchange, { simulatorUrl: simUrl });
       await client.loadMarkets();
@@ -433,7 +433,7 @@ async function priceStreamAtScale(service, idleCpu) {
  * message on their exchange (ccxtDepthReference).
  */
 async function depthRoutes(service, simUrl, simPid, bases, costs, cadence) {
-  const exchanges = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
+  const exchanges = EXCHANGES;
   const put = async (body) => {
     const res = await fetch(`${simUrl}/_sim/quotes`, { method: 'PUT', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     if (!res.ok) throw new Error(`PUT /_sim/quotes: ${res.status} ${await res.text()}`);
@@ -456,8 +456,11 @@ async function depthRoutes(service, simUrl, simPid, bases, costs, cadence) {
   ]);
   // The walk leaves the routes' bases alone: it would end each route at its next step until the
   // driver set the quotes again (routes flapping every 500 ms churn the books held).
-  const walk = await fetch(`${simUrl}/_sim/walk`, { method: 'POST', body: JSON.stringify({ enabled: true, hold: routes.map((r) => r.ticker) }), headers: { 'content-type': 'application/json' } });
-  if (!walk.ok) throw new Error(`POST /_sim/walk: ${walk.status} ${await walk.text()}`);
+  const holdBases = async (tickers) => {
+    const res = await fetch(`${simUrl}/_sim/walk`, { method: 'POST', body: JSON.stringify({ enabled: true, hold: tickers }), headers: { 'content-type': 'application/json' } });
+    if (!res.ok) throw new Error(`POST /_sim/walk: ${res.status} ${await res.text()}`);
+  };
+  await holdBases(routes.map((r) => r.ticker));
   let moves = 0;
   let moving = true;
   const mover = (async () => {
@@ -500,6 +503,8 @@ async function depthRoutes(service, simUrl, simPid, bases, costs, cadence) {
   } finally {
     moving = false;
     await mover;
+    // The phases after this one meet the walk over every market again.
+    await holdBases([]);
   }
 }
 
@@ -580,8 +585,9 @@ async function main() {
     const startup = await measureWindow(service.child.pid, service.url, WINDOW_S, sim.pid, simUrl);
     reportCadence(`default cadence, ${BASES * 10} markets, ${fmt(startup.wall, 0)} s window, while the start-up REST work runs (${startup.restCalls} REST calls in it):`, startup, costs);
     const quiet = await waitRestQuiet(simUrl, QUIET_S, QUIET_MAX_S);
+    const steadyFrom = (Date.now() - t0) / 1000;
     const w = await measureWindow(service.child.pid, service.url, WINDOW_S, sim.pid, simUrl);
-    reportCadence(`default cadence, ${fmt(w.wall, 0)} s window, steady: ${quiet === null ? `REST still busy after ${QUIET_MAX_S} s` : `at most ${QUIET_RATE} REST calls a second over ${QUIET_S} s, from ${fmt((Date.now() - t0) / 1000, 0)} s after the service listened`} (${w.restCalls} REST calls in the window):`, w, costs);
+    reportCadence(`default cadence, ${fmt(w.wall, 0)} s window, steady: ${quiet === null ? `REST still busy after ${QUIET_MAX_S} s` : `at most ${QUIET_RATE} REST calls a second over ${QUIET_S} s, from ${fmt(steadyFrom, 0)} s after the service listened`} (${w.restCalls} REST calls in the window):`, w, costs);
 
     if (process.env.BENCH_EMBEDDED_RSS !== '0') {
       // The same feeds on the embedded database in a folder (the default without DATABASE_URL),

@@ -33,7 +33,7 @@ describe('demo banner', () => {
     const bodies = [...text.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]) as unknown);
     const [walk, quotes, pause, drop] = bodies;
     const simulated = new Set(['BTC-USDT']);
-    for (const result of [validateQuotes(quotes, simulated), validateWalk(walk), validatePause(pause, simulated), validateDrop(drop)]) {
+    for (const result of [validateQuotes(quotes, simulated), validateWalk(walk, simulated), validatePause(pause, simulated), validateDrop(drop)]) {
       expect(result).toMatchObject({ ok: true });
     }
   });

@@ -68,11 +68,11 @@ describe('validateDrop / validateFault / validateWalk', () => {
   });
 
   it('walk bounds the interval', () => {
-    expect(validateWalk({ enabled: true })).toEqual({ ok: true, value: { enabled: true } });
-    expect(validateWalk({ enabled: true, intervalMs: 250 })).toEqual({ ok: true, value: { enabled: true, intervalMs: 250 } });
-    expect(validateWalk({ enabled: true, intervalMs: 10 })).toEqual({ ok: false, message: 'intervalMs must be an integer from 50 to 60000' });
-    expect(validateWalk({ enabled: true, intervalMs: 100.5 })).toMatchObject({ ok: false });
-    expect(validateWalk({})).toEqual({ ok: false, message: 'enabled is required' });
+    expect(validateWalk({ enabled: true }, new Set())).toEqual({ ok: true, value: { enabled: true } });
+    expect(validateWalk({ enabled: true, intervalMs: 250 }, new Set())).toEqual({ ok: true, value: { enabled: true, intervalMs: 250 } });
+    expect(validateWalk({ enabled: true, intervalMs: 10 }, new Set())).toEqual({ ok: false, message: 'intervalMs must be an integer from 50 to 60000' });
+    expect(validateWalk({ enabled: true, intervalMs: 100.5 }, new Set())).toMatchObject({ ok: false });
+    expect(validateWalk({}, new Set())).toEqual({ ok: false, message: 'enabled is required' });
   });
 
   it('walk takes the tickers to hold, canonical and simulated', () => {

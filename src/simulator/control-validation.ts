@@ -129,7 +129,7 @@ export const WALK_INTERVAL_MAX_MS = 60_000;
  * (every exchange and market of each), so quotes put through the control API stay as set; an
  * empty list releases them, and leaving it out keeps the current list.
  */
-export function validateWalk(body: unknown, known: ReadonlySet<string> = new Set()): Validated<{ enabled: boolean; intervalMs?: number; hold?: string[] }> {
+export function validateWalk(body: unknown, known: ReadonlySet<string>): Validated<{ enabled: boolean; intervalMs?: number; hold?: string[] }> {
   if (!isObject(body)) return fail('Invalid request body');
   const enabled = bool(body.enabled, 'enabled');
   if (!enabled.ok) return enabled;
@@ -147,6 +147,7 @@ export function validateWalk(body: unknown, known: ReadonlySet<string> = new Set
     for (const [i, item] of body.hold.entries()) {
       const ticker = tickerOf(item, `hold[${i}]`, known, true);
       if (!ticker.ok) return ticker;
+      // Required, so a valid entry always has its ticker.
       if (ticker.value !== undefined) hold.push(ticker.value);
     }
     value.hold = hold;
