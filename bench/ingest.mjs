@@ -499,7 +499,7 @@ async function depthRoutes(service, simUrl, simPid, bases, costs, cadence) {
     console.log(`  service CPU ${fmt(w.cpu * 100)} % of a core = ${fmt(perMsg)} µs per message; ccxt's own cost for this mix ${fmt(refPerMsg)} µs: ratio ${fmt(perMsg / refPerMsg, 2)} (target <= 2.5)`);
     console.log(`  (without depth, same run: ${fmt((cadence.cpu * 1e6) / (cadence.received / cadence.wall))} µs per quote)`);
     console.log(`  CPU per thread (% of a core): ${Object.entries(w.threads).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v * 100)}`).join(', ')}`);
-    console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 450 on PostgreSQL); machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`  RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 450 on PostgreSQL); ${await memoryOf(service.url)}; machine load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     moving = false;
     await mover;

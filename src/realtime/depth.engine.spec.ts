@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dec, roundAmount } from '../common/money/money.js';
-import { type DepthWalkInput, walkDepth } from './depth.engine.js';
+import { type DepthWalkInput, levelsBefore, walkDepth } from './depth.engine.js';
 import { netSpread } from './net-spread.engine.js';
 
 const fees = { buyFeePercent: 0.1, sellFeePercent: 0.1 };
@@ -190,10 +190,81 @@ describe('walkDepth maxSizeUsdt: doubles only skip segments, decimal decides', (
     expect(nonZero).toBeGreaterThan(50);
   });
 
+  it('levels the scaled-integer sums cannot hold exactly (huge, very precise, exponent texts) are summed in decimal: same answers', () => {
+    // Each book mixes ordinary levels with one the fast path must refuse; the answer must be the
+    // all-decimal reference's whichever level the size search lands beyond.
+    const awkward: [number, number][] = [[43_000.123456789, 0.30000000000000004], [1e-7, 3e9], [2.5, 1e17], [0.1, 1.5e-7], [9007199254.740993, 1]];
+    let checked = 0;
+    for (const odd of awkward) {
+      for (let run = 0; run < 40; run++) {
+        const mid = odd[0];
+        const asks = side(mid, 1, 3 + Math.floor(rand() * 10), [0.5, 1, 2]);
+        const bids = side(mid * (1 + pick([0.002, 0.01, 0.05])), -1, 3 + Math.floor(rand() * 10), [0.5, 1, 2]);
+        const at = 1 + Math.floor(rand() * 2);
+        if (run % 2 === 0) asks.splice(at, 0, [asks[at - 1][0] + Number.EPSILON * mid, odd[1]]);
+        else bids.splice(at, 0, [bids[at - 1][0] - Number.EPSILON * mid, odd[1]]);
+        const input: DepthWalkInput = {
+          asks: asks.sort((x, y) => x[0] - y[0]),
+          bids: bids.sort((x, y) => y[0] - x[0]),
+          notionalUsdt: pick([10, 1e6]),
+          buyFeePercent: 0.1,
+          sellFeePercent: 0.1,
+          withdrawalFee: pick([null, 0.01]),
+          minNetPercent: pick([-1, 0, 0.3]),
+        };
+        expect(walkDepth(input).maxSizeUsdt, JSON.stringify(input)).toBe(referenceMaxSize(input));
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(200);
+  });
+
   it('at a threshold the size lands on exactly (net at a book level equal to it), the doubles cannot rule the segment out', () => {
     // One level 100 / 101, no costs: net is exactly 1 % at every size; the threshold 1 keeps the whole book.
     const level = { asks: [[100, 3], [100.5, 2]] as const, bids: [[101, 5]] as const, ...noCosts };
     expect(walk({ ...level, minNetPercent: 1 }).maxSizeUsdt).toBe(referenceMaxSize({ ...level, notionalUsdt: 1000, minNetPercent: 1 }));
     expect(walk({ ...level, minNetPercent: 1 }).maxSizeUsdt).toBe(300);
+  });
+});
+
+describe('levelsBefore: the quantity and notional before a level, exact on every path', () => {
+  const inDecimal = (levels: readonly (readonly [number, number])[], end: number): { qty: string; notional: string } => {
+    let qty = new Dec(0);
+    let notional = new Dec(0);
+    for (const [price, q] of levels.slice(0, end)) {
+      if (!(price > 0 && q > 0 && Number.isFinite(price) && Number.isFinite(q))) continue;
+      qty = qty.plus(q);
+      notional = notional.plus(new Dec(q).times(price));
+    }
+    return { qty: qty.toString(), notional: notional.toString() };
+  };
+  const exact = (levels: readonly (readonly [number, number])[]): void => {
+    for (let end = 0; end <= levels.length; end++) {
+      const got = levelsBefore(levels, end);
+      expect({ qty: got.qty.toString(), notional: got.notional.toString() }, `${JSON.stringify(levels)} before ${end}`).toEqual(inDecimal(levels, end));
+    }
+  };
+
+  it('ordinary books: scaled integers, the same sums as decimal', () => {
+    exact([[43_000.12, 0.00012345], [43_000.5, 1.5], [43_001, 2], [43_010.75, 0.001]]);
+    exact([[0.000012345, 12_345_678], [0.00001235, 100], [0.0000124, 0.5]]);
+  });
+
+  it('a product past a safe integer, a quantity past one, exponent texts: summed in decimal, same sums', () => {
+    exact([[1.5, 2], [43_000.123456789, 1234.5678], [43_001, 1]]);
+    exact([[100, 1], [101, 0.30000000000000004], [102, 1]]);
+    exact([[1e-7, 3e9], [1.5e-7, 2], [2e-7, 1e17], [3e-7, 1]]);
+    exact([[2.5, 1e21], [2.6, 1]]);
+    // A fraction the scaled integers cannot hold, after a notional it would vanish into.
+    exact([[9_000_000_000, 500_000], [1e-7, 1]]);
+  });
+
+  it('sums that outgrow a safe integer only when added up: summed in decimal, same sums', () => {
+    exact([[9_000_000_000, 900_000], [9_000_000_001, 900_000], [9_000_000_002, 0.5]]);
+    exact([[0.123456789012, 1], [1, 12_345.6789]]);
+  });
+
+  it('levels that cannot be traded (no price, no quantity, not a number) count for nothing', () => {
+    exact([[100, 1], [Number.NaN, 2], [101, 0], [0, 3], [102, Number.POSITIVE_INFINITY], [103, 1.5]]);
   });
 });

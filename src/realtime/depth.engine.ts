@@ -245,29 +245,88 @@ function indexOf(segments: DecimalSegments, i: number, j: number): number {
  * two levels do not overlap. Same figures as the merge (every sum and product here is exact).
  */
 function segmentAt(asks: readonly BookLevel[], bids: readonly BookLevel[], i: number, j: number): Segment | null {
-  const before = (levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } => {
-    let qty = ZERO;
-    let notional = ZERO;
-    for (let x = 0; x < end; x++) {
-      const q = usableQty(levels[x]);
-      if (q === 0) continue;
-      const dq = new Dec(q);
-      qty = qty.plus(dq);
-      notional = notional.plus(dq.times(levels[x][0]));
-    }
-    return { qty, notional };
-  };
   const askQty = usableQty(asks[i]);
   const bidQty = usableQty(bids[j]);
   if (askQty === 0 || bidQty === 0) return null;
-  const a = before(asks, i);
-  const b = before(bids, j);
+  const a = levelsBefore(asks, i);
+  const b = levelsBefore(bids, j);
   const q0 = Dec.max(a.qty, b.qty);
   const qty = Dec.min(a.qty.plus(askQty), b.qty.plus(bidQty)).minus(q0);
   if (qty.lte(0)) return null;
   const ask = new Dec(asks[i][0]);
   const bid = new Dec(bids[j][0]);
   return { ask, bid, qty, q0, n0: a.notional.plus(ask.times(q0.minus(a.qty))), s0: b.notional.plus(bid.times(q0.minus(b.qty))) };
+}
+
+/** The usable quantity and notional of levels 0 … end − 1, exact (docs/rules.md, `depth-walk`). Exported for its tests. */
+export function levelsBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } {
+  return scaledBefore(levels, end) ?? decimalBefore(levels, end);
+}
+
+/** Level by level in decimal: any level, any size. */
+function decimalBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } {
+  let qty = ZERO;
+  let notional = ZERO;
+  for (let x = 0; x < end; x++) {
+    const q = usableQty(levels[x]);
+    if (q === 0) continue;
+    const dq = new Dec(q);
+    qty = qty.plus(dq);
+    notional = notional.plus(dq.times(levels[x][0]));
+  }
+  return { qty, notional };
+}
+
+/** `int` × 10^−`scale`: a decimal held as a safe integer and a power of ten. */
+interface Scaled {
+  int: number;
+  scale: number;
+}
+
+/**
+ * The same two sums with each price and quantity as a scaled integer: the decimal `new Dec(x)`
+ * reads (the double's shortest text) without its point. Products and sums of safe integers are
+ * exact in doubles while the result stays a safe integer, so the sums are exact and only they
+ * become decimal. Every term passes through `addScaled`, which refuses anything that is not a safe
+ * integer (a huge or very precise level, a text with an exponent): then null, and the decimal
+ * path takes over. Real books stay well inside.
+ */
+function scaledBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } | null {
+  let qty: Scaled | null = { int: 0, scale: 0 };
+  let notional: Scaled | null = { int: 0, scale: 0 };
+  for (let x = 0; x < end && qty && notional; x++) {
+    const q = usableQty(levels[x]);
+    if (q === 0) continue;
+    const sq = scaledOf(q);
+    const sp = scaledOf(levels[x][0]);
+    qty = addScaled(qty, sq);
+    notional = addScaled(notional, { int: sq.int * sp.int, scale: sq.scale + sp.scale });
+  }
+  return qty && notional ? { qty: toDec(qty), notional: toDec(notional) } : null;
+}
+
+/** The double's shortest text without its point; `int` is no safe integer when the text has an exponent or too many digits. */
+function scaledOf(x: number): Scaled {
+  const text = String(x);
+  const dot = text.indexOf('.');
+  return dot < 0 ? { int: x, scale: 0 } : { int: Number(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+}
+
+/**
+ * a + b at the finer scale; null unless b's term and the sum are safe integers there (then every
+ * step was exact). Both are non-negative, so a term past a safe integer makes the sum one too; a
+ * fraction (1e-7 has no point to take out) could vanish in the sum, hence b's own check.
+ */
+function addScaled(a: Scaled, b: Scaled): Scaled | null {
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.int * 10 ** (scale - a.scale);
+  const y = b.int * 10 ** (scale - b.scale);
+  const sum = x + y;
+  return Number.isSafeInteger(y) && Number.isSafeInteger(sum) ? { int: sum, scale } : null;
+}
+
+function toDec({ int, scale }: Scaled): Dec {
+  return scale === 0 ? new Dec(int) : new Dec(`${int}e-${scale}`);
 }
 
 /** A segment in doubles, for the screen only. */
