@@ -264,6 +264,17 @@ describe('levelsBefore: the quantity and notional before a level, exact on every
     exact([[0.123456789012, 1], [1, 12_345.6789]]);
   });
 
+  it('random levels, from a few decimals to all a double holds: the same sums as decimal', () => {
+    let seed = 30;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const value = (): number => {
+      const raw = rand() * 10 ** Math.floor(rand() * 12 - 6);
+      const digits = Math.floor(rand() * 20);
+      return digits >= 16 ? raw : Number(raw.toFixed(digits));
+    };
+    for (let run = 0; run < 300; run++) exact(Array.from({ length: 1 + Math.floor(rand() * 8) }, () => [value(), value()] as const));
+  });
+
   it('levels that cannot be traded (no price, no quantity, not a number) count for nothing', () => {
     exact([[100, 1], [Number.NaN, 2], [101, 0], [0, 3], [102, Number.POSITIVE_INFINITY], [103, 1.5]]);
   });

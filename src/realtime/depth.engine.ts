@@ -284,8 +284,7 @@ interface Scaled {
 }
 
 /**
- * The same two sums with each price and quantity as a scaled integer: the decimal `new Dec(x)`
- * reads (the double's shortest text) without its point. Products and sums of safe integers are
+ * The same two sums with each price and quantity as a scaled integer (`scaledOf`). Products and sums of safe integers are
  * exact in doubles while the result stays a safe integer, so the sums are exact and only they
  * become decimal. Every term passes through `addScaled`, which refuses anything that is not a safe
  * integer (a huge or very precise level, a text with an exponent): then null, and the decimal
@@ -305,11 +304,22 @@ function scaledBefore(levels: readonly BookLevel[], end: number): { qty: Dec; no
   return qty && notional ? { qty: toDec(qty), notional: toDec(notional) } : null;
 }
 
-/** The double's shortest text without its point; `int` is no safe integer when the text has an exponent or too many digits. */
+/** Decimals with at most this many significant digits survive a trip through a double unchanged (DBL_DIG). */
+const EXACT_DIGITS = 1e15;
+
+/**
+ * The decimal `new Dec(x)` reads (the double's shortest text) as an integer and a power of ten,
+ * without the text: the fewest decimals d whose rounded x × 10^d divides back to x. Below 10^15
+ * that decimal is the only one of at most 15 digits that becomes x, so it is the shortest text's.
+ * Past it, `int` is no safe integer (NaN) and the decimal path takes over.
+ */
 function scaledOf(x: number): Scaled {
-  const text = String(x);
-  const dot = text.indexOf('.');
-  return dot < 0 ? { int: x, scale: 0 } : { int: Number(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+  for (let scale = 0, p = 1; scale <= 22; scale++, p *= 10) {
+    const int = Math.round(x * p);
+    if (int >= EXACT_DIGITS) break;
+    if (int / p === x) return { int, scale };
+  }
+  return { int: Number.NaN, scale: 0 };
 }
 
 /**
