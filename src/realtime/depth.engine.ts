@@ -1,5 +1,8 @@
 import { Dec, roundAmount, roundPercent, roundPrice } from '../common/money/money.js';
+import type { FlatLevels } from '../market-data/depth/depth-book.js';
 import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
+
+export type { FlatLevels };
 
 /*
  * A route priced at a size: the buy leg walks the buy exchange's asks with a USDT notional, the
@@ -18,11 +21,22 @@ import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market
 /** One price level: price, quantity in base units. Asks ascending, bids descending. */
 export type BookLevel = readonly [price: number, qty: number];
 
+/** Either form: tuples (as the API and the tests write them) or flat pairs (as books are held). */
+export type DepthLevels = readonly BookLevel[] | FlatLevels;
+
+/** The flat form of either; flat levels are returned as they are. */
+export function flatLevels(levels: DepthLevels): FlatLevels {
+  if (levels.length === 0 || typeof levels[0] === 'number') return levels as FlatLevels;
+  const out: number[] = [];
+  for (const [price, qty] of levels as readonly BookLevel[]) out.push(price, qty);
+  return out;
+}
+
 export interface DepthWalkInput {
   /** The buy exchange's asks, best first. */
-  asks: readonly BookLevel[];
+  asks: DepthLevels;
   /** The sell exchange's bids, best first. */
-  bids: readonly BookLevel[];
+  bids: DepthLevels;
   /** USDT to spend on the buy leg. */
   notionalUsdt: number;
   /** Taker fee in percent; undefined: unknown, the default 0.1 % applies. */
@@ -64,7 +78,8 @@ interface Segment {
 const ZERO = new Dec(0);
 
 /** Prices the route at the notional and solves its largest size. O(levels of both books). */
-export function walkDepth(input: DepthWalkInput): DepthWalk {
+export function walkDepth(given: DepthWalkInput): DepthWalk {
+  const input: FlatInput = { ...given, asks: flatLevels(given.asks), bids: flatLevels(given.bids) };
   const segments = new DecimalSegments(input.asks, input.bids);
   const fill = fillAt(segments, new Dec(input.notionalUsdt));
   const costs = costTerms(input);
@@ -79,6 +94,9 @@ export function walkDepth(input: DepthWalkInput): DepthWalk {
   };
 }
 
+/** The walk's input with both sides flat. */
+type FlatInput = Omit<DepthWalkInput, 'asks' | 'bids'> & { asks: FlatLevels; bids: FlatLevels };
+
 /** The cost side of the net rule: both taker fees, and the withdrawal fee as base units or USD. */
 interface CostTerms {
   feesPercent: Dec;
@@ -88,7 +106,7 @@ interface CostTerms {
   usdFee: Dec;
 }
 
-function costTerms(input: DepthWalkInput): CostTerms {
+function costTerms(input: FlatInput): CostTerms {
   const feesPercent = new Dec(input.buyFeePercent ?? DEFAULT_TAKER_FEE_PERCENT).plus(input.sellFeePercent ?? DEFAULT_TAKER_FEE_PERCENT);
   return input.withdrawalFee === null
     ? { feesPercent, baseFee: ZERO, usdFee: new Dec(DEFAULT_WITHDRAWAL_FEE_USD) }
@@ -106,10 +124,16 @@ function netPercent({ n, q, s }: Fill, c: CostTerms): Dec {
   return s.minus(n).minus(withdrawalUsd).div(n).times(100).minus(c.feesPercent);
 }
 
-/** A level's quantity, or 0 for a level that cannot be traded (no size, no price, not a number). */
-function usableQty(level: BookLevel | undefined): number {
-  if (!level) return 0;
-  const [price, qty] = level;
+/** Levels on a side. */
+const countOf = (levels: FlatLevels): number => levels.length >> 1;
+
+/** Level k's price. */
+const priceAt = (levels: FlatLevels, k: number): number => levels[2 * k];
+
+/** Level k's quantity, or 0 for a level that cannot be traded (no size, no price, not a number, past the end). */
+function usableQty(levels: FlatLevels, k: number): number {
+  const price = levels[2 * k];
+  const qty = levels[2 * k + 1];
   return Number.isFinite(price) && Number.isFinite(qty) && price > 0 && qty > 0 ? qty : 0;
 }
 
@@ -132,7 +156,7 @@ class DecimalSegments {
   private s0 = ZERO;
   private exhausted = false;
 
-  constructor(private readonly asks: readonly BookLevel[], private readonly bids: readonly BookLevel[]) {}
+  constructor(private readonly asks: FlatLevels, private readonly bids: FlatLevels) {}
 
   /** Segment `k`, or undefined past the end of either book. */
   at(k: number): (Segment & { i: number; j: number }) | undefined {
@@ -141,18 +165,18 @@ class DecimalSegments {
   }
 
   private next(): void {
-    while (this.askLeft.isZero() && this.i < this.asks.length) {
-      const q = usableQty(this.asks[this.i++]);
+    while (this.askLeft.isZero() && this.i < countOf(this.asks)) {
+      const q = usableQty(this.asks, this.i++);
       if (q > 0) {
         this.askLeft = new Dec(q);
-        this.ask = new Dec(this.asks[this.i - 1][0]);
+        this.ask = new Dec(priceAt(this.asks, this.i - 1));
       }
     }
-    while (this.bidLeft.isZero() && this.j < this.bids.length) {
-      const q = usableQty(this.bids[this.j++]);
+    while (this.bidLeft.isZero() && this.j < countOf(this.bids)) {
+      const q = usableQty(this.bids, this.j++);
       if (q > 0) {
         this.bidLeft = new Dec(q);
-        this.bid = new Dec(this.bids[this.j - 1][0]);
+        this.bid = new Dec(priceAt(this.bids, this.j - 1));
       }
     }
     if (this.askLeft.isZero() || this.bidLeft.isZero()) {
@@ -200,7 +224,7 @@ function fillAt(segments: DecimalSegments, notional: Dec): Fill {
  * and, should it rule it out after all, the ones before it. The answer is decimal's, at the cost
  * of one segment's decimal solve instead of one per segment.
  */
-function maxSize(segments: DecimalSegments, input: DepthWalkInput, c: CostTerms): Dec {
+function maxSize(segments: DecimalSegments, input: FlatInput, c: CostTerms): Dec {
   // k = 1 + (minNet + fees) ÷ 100; net ≥ minNet ⇔ S Q − w N − u Q − k N Q ≥ 0.
   const k = new Dec(input.minNetPercent).plus(c.feesPercent).div(100).plus(1);
   const screened = screen(input);
@@ -244,35 +268,36 @@ function indexOf(segments: DecimalSegments, i: number, j: number): number {
  * where the later of the two starts (in quantity) and ends where the earlier ends; null when the
  * two levels do not overlap. Same figures as the merge (every sum and product here is exact).
  */
-function segmentAt(asks: readonly BookLevel[], bids: readonly BookLevel[], i: number, j: number): Segment | null {
-  const askQty = usableQty(asks[i]);
-  const bidQty = usableQty(bids[j]);
+function segmentAt(asks: FlatLevels, bids: FlatLevels, i: number, j: number): Segment | null {
+  const askQty = usableQty(asks, i);
+  const bidQty = usableQty(bids, j);
   if (askQty === 0 || bidQty === 0) return null;
   const a = levelsBefore(asks, i);
   const b = levelsBefore(bids, j);
   const q0 = Dec.max(a.qty, b.qty);
   const qty = Dec.min(a.qty.plus(askQty), b.qty.plus(bidQty)).minus(q0);
   if (qty.lte(0)) return null;
-  const ask = new Dec(asks[i][0]);
-  const bid = new Dec(bids[j][0]);
+  const ask = new Dec(priceAt(asks, i));
+  const bid = new Dec(priceAt(bids, j));
   return { ask, bid, qty, q0, n0: a.notional.plus(ask.times(q0.minus(a.qty))), s0: b.notional.plus(bid.times(q0.minus(b.qty))) };
 }
 
 /** The usable quantity and notional of levels 0 … end − 1, exact (docs/rules.md, `depth-walk`). Exported for its tests. */
-export function levelsBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } {
+export function levelsBefore(given: DepthLevels, end: number): { qty: Dec; notional: Dec } {
+  const levels = flatLevels(given);
   return scaledBefore(levels, end) ?? decimalBefore(levels, end);
 }
 
 /** Level by level in decimal: any level, any size. */
-function decimalBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } {
+function decimalBefore(levels: FlatLevels, end: number): { qty: Dec; notional: Dec } {
   let qty = ZERO;
   let notional = ZERO;
   for (let x = 0; x < end; x++) {
-    const q = usableQty(levels[x]);
+    const q = usableQty(levels, x);
     if (q === 0) continue;
     const dq = new Dec(q);
     qty = qty.plus(dq);
-    notional = notional.plus(dq.times(levels[x][0]));
+    notional = notional.plus(dq.times(priceAt(levels, x)));
   }
   return { qty, notional };
 }
@@ -290,14 +315,14 @@ interface Scaled {
  * integer (a huge or very precise level, a text with an exponent): then null, and the decimal
  * path takes over. Real books stay well inside.
  */
-function scaledBefore(levels: readonly BookLevel[], end: number): { qty: Dec; notional: Dec } | null {
+function scaledBefore(levels: FlatLevels, end: number): { qty: Dec; notional: Dec } | null {
   let qty: Scaled | null = { int: 0, scale: 0 };
   let notional: Scaled | null = { int: 0, scale: 0 };
   for (let x = 0; x < end && qty && notional; x++) {
-    const q = usableQty(levels[x]);
+    const q = usableQty(levels, x);
     if (q === 0) continue;
     const sq = scaledOf(q);
-    const sp = scaledOf(levels[x][0]);
+    const sp = scaledOf(priceAt(levels, x));
     qty = addScaled(qty, sq);
     notional = addScaled(notional, { int: sq.int * sp.int, scale: sq.scale + sp.scale });
   }
@@ -358,7 +383,7 @@ const SCREEN_MARGIN = 1e-9;
  * The deepest segment (in the doubles' merge) where h may be non-negative; `index` -1 when h is
  * certainly negative everywhere; null when the doubles cannot tell anything (a non-finite term).
  */
-function screen(input: DepthWalkInput): { segments: FastSegment[]; index: number } | null {
+function screen(input: FlatInput): { segments: FastSegment[]; index: number } | null {
   const { asks, bids } = input;
   const segs: FastSegment[] = [];
   let i = 0;
@@ -369,11 +394,11 @@ function screen(input: DepthWalkInput): { segments: FastSegment[]; index: number
   let q0 = 0;
   let s0 = 0;
   for (;;) {
-    while (askLeft === 0 && i < asks.length) askLeft = usableQty(asks[i++]);
-    while (bidLeft === 0 && j < bids.length) bidLeft = usableQty(bids[j++]);
+    while (askLeft === 0 && i < countOf(asks)) askLeft = usableQty(asks, i++);
+    while (bidLeft === 0 && j < countOf(bids)) bidLeft = usableQty(bids, j++);
     if (askLeft === 0 || bidLeft === 0) break;
-    const ask = asks[i - 1][0];
-    const bid = bids[j - 1][0];
+    const ask = priceAt(asks, i - 1);
+    const bid = priceAt(bids, j - 1);
     const qty = Math.min(askLeft, bidLeft);
     segs.push({ ask, bid, qty, n0, q0, s0, i: i - 1, j: j - 1 });
     n0 += ask * qty;

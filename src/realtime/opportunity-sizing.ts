@@ -1,5 +1,5 @@
 import { type SseFrame, dataFrame } from '../common/sse/sse-frame.js';
-import type { BookLevel } from '../market-data/depth/depth-book.js';
+import type { DepthLevels } from './depth.engine.js';
 import { walkDepth } from './depth.engine.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import type { OpportunitySizeDto } from './dto/opportunity-size.dto.js';
@@ -7,8 +7,8 @@ import type { OpportunityFilter } from './opportunity-filter.js';
 
 /** What an event's `size` is priced from: the two books and the route's costs, as they were at the event. */
 export interface SizeInputs {
-  readonly asks: readonly BookLevel[];
-  readonly bids: readonly BookLevel[];
+  readonly asks: DepthLevels;
+  readonly bids: DepthLevels;
   readonly buyFeePercent: number | undefined;
   readonly sellFeePercent: number | undefined;
   readonly withdrawalFee: number | null;

@@ -9,6 +9,7 @@ import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
 import { parseOpportunityFilter } from './opportunity-filter.js';
 import { type OpportunityDepth, OpportunityStreamService, type PublishedOpportunity } from './opportunity-stream.service.js';
+import { flatLevels } from './depth.engine.js';
 
 const T0 = 1_800_000_000_000;
 const config = {
@@ -33,7 +34,7 @@ class FakeDepth implements OpportunityDepth {
     return book && now - book.receivedAt <= 5000 ? book : null;
   }
   set(exchange: ExchangeName, bids: BookLevel[], asks: BookLevel[], receivedAt: number): void {
-    this.books.set(`${exchange}|ETH-USDT`, { exchange, market: 'SPOT', ticker: 'ETH-USDT', bids, asks, receivedAt });
+    this.books.set(`${exchange}|ETH-USDT`, { exchange, market: 'SPOT', ticker: 'ETH-USDT', bids: flatLevels(bids), asks: flatLevels(asks), receivedAt });
   }
 }
 

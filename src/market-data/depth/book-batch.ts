@@ -1,4 +1,4 @@
-import type { BookLevel } from './depth-book.js';
+import type { BookLevel, FlatLevels } from './depth-book.js';
 
 /**
  * Books cross from an ingest worker to the serving thread as one transferred Float64Array per
@@ -28,7 +28,8 @@ export class BookBatchWriter {
   }
 }
 
-export type BookVisitor = (id: number, receivedAt: number, bids: BookLevel[], asks: BookLevel[]) => void;
+/** Each side comes flat: price, quantity pairs, best first. */
+export type BookVisitor = (id: number, receivedAt: number, bids: FlatLevels, asks: FlatLevels) => void;
 
 /** Calls `visit` for each book of the batch, in order; stops at a truncated record. */
 export function forEachBook(batch: Float64Array, visit: BookVisitor): void {
@@ -47,8 +48,9 @@ export function forEachBook(batch: Float64Array, visit: BookVisitor): void {
   }
 }
 
-function levels(batch: Float64Array, from: number, count: number): BookLevel[] {
-  const out: BookLevel[] = new Array<BookLevel>(count);
-  for (let k = 0; k < count; k++) out[k] = [batch[from + 2 * k], batch[from + 2 * k + 1]];
+/** A plain array of numbers (unboxed doubles), not a view: a held book must not keep the whole batch alive. */
+function levels(batch: Float64Array, from: number, count: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k < from + 2 * count; k++) out.push(batch[k]);
   return out;
 }

@@ -4,13 +4,20 @@ import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 /** One price level: price, quantity in base units. Bids best (highest) first, asks best (lowest) first. */
 export type BookLevel = readonly [price: number, qty: number];
 
+/**
+ * A side's levels as the serving thread holds them: price, quantity, price, quantity… best first,
+ * in one array of numbers. V8 keeps them unboxed, 16 bytes a level, where a tuple per level costs
+ * about 70; the replay ring keeps the books of its 10,000 events (docs/rules.md, `depth-walk`).
+ */
+export type FlatLevels = readonly number[];
+
 /** An exchange's order book of one market, as the ingest worker last saw it. */
 export interface DepthBook {
   readonly exchange: ExchangeName;
   readonly market: Market;
   readonly ticker: string;
-  readonly bids: readonly BookLevel[];
-  readonly asks: readonly BookLevel[];
+  readonly bids: FlatLevels;
+  readonly asks: FlatLevels;
   /** Local time the worker saw this state, Unix ms. */
   readonly receivedAt: number;
 }

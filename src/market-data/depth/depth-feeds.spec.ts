@@ -82,8 +82,8 @@ describe('DepthFeeds: the book manager of an ingest worker', () => {
     const seen: unknown[] = [];
     forEachBook(batches[0], (id, at, bids, asks) => seen.push({ id, at, bids, asks }));
     expect(seen).toEqual([
-      { id: 0, at: 50_100, bids: [[100, 2]], asks: [[101, 3]] },
-      { id: 3, at: 50_100, bids: [[100.5, 2]], asks: [[100.6, 1]] },
+      { id: 0, at: 50_100, bids: [100, 2], asks: [101, 3] },
+      { id: 3, at: 50_100, bids: [100.5, 2], asks: [100.6, 1] },
     ]);
     await vi.advanceTimersByTimeAsync(100);
     expect(batches).toHaveLength(1); // nothing changed: nothing sent

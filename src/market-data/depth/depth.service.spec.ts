@@ -7,7 +7,7 @@ import { DEPTH_APPLY_MS, DepthService } from './depth.service.js';
 const T0 = 1_800_000_000_000;
 const configWith = (enabled: boolean): AppConfig => ({ marketData: { exchanges: ['binance', 'okx'], depth: { enabled, maxBooks: 400, graceMs: 60_000 } } }) as unknown as AppConfig;
 const book = (exchange: DepthBook['exchange'], ticker: string, receivedAt: number): DepthBook =>
-  ({ exchange, market: 'SPOT', ticker, bids: [[99, 1]], asks: [[100, 1]], receivedAt });
+  ({ exchange, market: 'SPOT', ticker, bids: [99, 1], asks: [100, 1], receivedAt });
 const route = { ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx' } as const;
 
 describe('DepthService: the held books on the serving thread', () => {
@@ -33,7 +33,8 @@ describe('DepthService: the held books on the serving thread', () => {
     expect(Object.fromEntries(source.heldBooks)).toEqual({ 'binance|SPOT': ['BTC-USDT'], 'okx|SPOT': ['BTC-USDT'] });
     source.pushBook(book('binance', 'BTC-USDT', T0));
     source.pushBook(book('okx', 'ETH-USDT', T0)); // not held: ignored
-    expect(service.book('binance', 'SPOT', 'BTC-USDT')?.asks).toEqual([[100, 1]]);
+    expect(service.book('binance', 'SPOT', 'BTC-USDT')?.asks).toEqual([100, 1]);
+    expect(service.bookFor({ exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT' })).toMatchObject({ bids: [[99, 1]], asks: [[100, 1]] });
     expect(service.book('okx', 'SPOT', 'ETH-USDT')).toBeNull();
     expect(service.heldCounts()).toMatchObject({ binance: 1, okx: 0 });
   });

@@ -8,13 +8,20 @@ import type { MarketDataSource } from '../market-data-source.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { BOOK_NOT_HELD, parseBookQuery } from './book-query.js';
 import type { MarketBookDto } from './dto/market-book.dto.js';
-import { BOOK_UNKNOWN_AFTER_MS, type DepthBook, type DepthSource, isDepthSource } from './depth-book.js';
+import { BOOK_UNKNOWN_AFTER_MS, type DepthBook, type DepthSource, type FlatLevels, isDepthSource } from './depth-book.js';
 import { DepthRouteTracker, type TrackedRoute } from './depth-route-tracker.js';
 
 /** How often routes past their grace period release their books. */
 export const DEPTH_SWEEP_MS = 1000;
 /** Route events are ranked at most this often: the books a burst of them asks for, at once. */
 export const DEPTH_APPLY_MS = 100;
+
+/** Flat levels as the API writes them: [price, qty] pairs. */
+function pairsOf(levels: FlatLevels): [number, number][] {
+  const out: [number, number][] = [];
+  for (let k = 0; k + 1 < levels.length; k += 2) out.push([levels[k], levels[k + 1]]);
+  return out;
+}
 
 const bookKey = (exchange: ExchangeName, market: Market, ticker: string): string => `${exchange}|${market}|${ticker}`;
 
@@ -99,8 +106,8 @@ export class DepthService implements OnModuleInit, OnModuleDestroy {
     if (!book) throw AppError.notFound(BOOK_NOT_HELD);
     return {
       exchange, market, ticker,
-      bids: book.bids.map(([price, qty]) => [price, qty]),
-      asks: book.asks.map(([price, qty]) => [price, qty]),
+      bids: pairsOf(book.bids),
+      asks: pairsOf(book.asks),
       ageMs: Math.max(0, this.clock.now() - book.receivedAt),
     };
   }
