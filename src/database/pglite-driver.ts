@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -110,6 +111,17 @@ function commandOf(sql: string): string {
  */
 export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers = 16MB', 'maintenance_work_mem = 16MB'];
 
+/**
+ * The embedded engine's WebAssembly stays on V8's baseline compiler, Liftoff (rules:
+ * embedded-memory). By default V8 recompiles the engine's hot functions with its optimising
+ * compiler on background threads, and what those compilations take stays resident in the
+ * threads' malloc arenas: about 50-60 MB for the engine's lifetime. Liftoff's code does the
+ * database's work with about 1.3-1.6 times the CPU (BENCHMARKS.md, "The embedded engine on
+ * Liftoff"). Set before the engine's module is compiled; the process has no other WebAssembly
+ * of weight (undici's HTTP parser is the only other module).
+ */
+export const EMBEDDED_WASM_FLAG = '--liftoff-only';
+
 const execFileAsync = promisify(execFile);
 
 /**
@@ -144,6 +156,7 @@ export class PglitePool extends EventEmitter {
   }
 
   private async open(): Promise<PgliteClient> {
+    setFlagsFromString(EMBEDDED_WASM_FLAG);
     const options = { postgresqlconf: [...EMBEDDED_SETTINGS] };
     if (this.dataDir === ':memory:') return new PgliteClient(await PGlite.create(undefined, options));
     await initialiseFolder(this.dataDir);
