@@ -72,7 +72,9 @@ describe('SIGTERM during a journal import', () => {
   });
 
   it('within the deadline: the in-flight import finishes and is answered, then the process exits 0; all of it is stored', async () => {
-    const service = await startServiceProcess({ ...db.env, ...QUIET, SHUTDOWN_TIMEOUT_MS: '30000' });
+    // A deadline the import keeps well inside even on a loaded machine with the embedded engine
+    // (30,000 rows took up to 30 s there with a CI run and benches beside it).
+    const service = await startServiceProcess({ ...db.env, ...QUIET, SHUTDOWN_TIMEOUT_MS: '90000' });
     const rows = IMPORT_ROWS / 2;
     const { sent, done } = post(`${service.baseUrl}/v1/journal/import?email=term@example.com`, 'text/csv', importCsv(rows, 't'));
     await sent;
@@ -83,14 +85,14 @@ describe('SIGTERM during a journal import', () => {
     expect(outcome.status).toBe(200);
     expect(JSON.parse(outcome.body)).toEqual({ created: rows, updated: 0, errors: [] });
     expect(exit.code, service.output().slice(-2000)).toBe(0);
-    expect(exit.ms).toBeLessThan(30_000);
+    expect(exit.ms).toBeLessThan(90_000);
     // New connections were refused meanwhile.
     await expect(fetch(`${service.baseUrl}/health`)).rejects.toThrow();
 
     const again = await startServiceProcess({ ...db.env, ...QUIET });
     expect(await total(again.baseUrl, 'term@example.com')).toBe(rows);
     await stop(again, 'SIGTERM');
-  }, 120_000);
+  }, 200_000);
 
   it('past the deadline: the process exits with code 1 and says so; nothing of the import is stored, earlier data is whole', async () => {
     const service = await startServiceProcess({ ...db.env, ...QUIET, SHUTDOWN_TIMEOUT_MS: '300' });
