@@ -70,7 +70,13 @@ describe('ingest workers', () => {
   it('carries quotes from every worker to the quote book, counting what the workers received', async () => {
     for (const [i, exchange] of EXCHANGE_NAMES.entries()) await putQuote(exchange, 50_000 + i);
     for (const [i, exchange] of EXCHANGE_NAMES.entries()) await until(seesQuote(exchange, 50_000 + i), (b) => b !== undefined, 5_000);
-    const counts = await until(() => source.ingestCounters(), (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0), 3_000);
+    // The counters are the workers' periodic snapshots: one taken between a quote's arrival and
+    // its batch's flush shows it received before any batch, so wait for a snapshot with both.
+    const counts = await until(
+      () => source.ingestCounters(),
+      (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0) && c.workers.length === 2 && c.workers.every((w) => w.up && w.batches > 0),
+      5_000,
+    );
     expect(counts.workers).toHaveLength(2);
     expect(counts.workers.every((w) => w.up && w.batches > 0)).toBe(true);
   });
