@@ -115,8 +115,8 @@ export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers = 16MB', 'm
  * The embedded engine's WebAssembly stays on V8's baseline compiler, Liftoff (rules:
  * embedded-memory). By default V8 recompiles the engine's hot functions with its optimising
  * compiler on background threads, and what those compilations take stays resident in the
- * threads' malloc arenas: about 50-60 MB for the engine's lifetime. Liftoff's code does the
- * database's work with about 1.3-1.6 times the CPU (BENCHMARKS.md, "The embedded engine on
+ * threads' malloc arenas: 40-90 MB for the engine's lifetime. Liftoff's code does the
+ * database's work with about 1.5 times the CPU (BENCHMARKS.md, "The embedded engine on
  * Liftoff"). Set before the engine's module is compiled; the process has no other WebAssembly
  * of weight (undici's HTTP parser is the only other module).
  */

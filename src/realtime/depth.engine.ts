@@ -2,8 +2,6 @@ import { Dec, roundAmount, roundPercent, roundPrice } from '../common/money/mone
 import type { FlatLevels } from '../market-data/depth/depth-book.js';
 import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
 
-export type { FlatLevels };
-
 /*
  * A route priced at a size: the buy leg walks the buy exchange's asks with a USDT notional, the
  * sell leg sells the quantity bought into the sell exchange's bids. Every figure is computed in
@@ -309,9 +307,9 @@ interface Scaled {
 }
 
 /**
- * The same two sums with each price and quantity as a scaled integer (`scaledOf`). Products and sums of safe integers are
- * exact in doubles while the result stays a safe integer, so the sums are exact and only they
- * become decimal. Every term passes through `addScaled`, which refuses anything that is not a safe
+ * The same two sums with each price and quantity as a scaled integer (`scaledOf`). Products and
+ * sums of safe integers are exact in doubles while the result stays a safe integer, so the sums
+ * are exact and only they become decimal. Every term passes through `addScaled`, which refuses anything that is not a safe
  * integer (a huge or very precise level, a text with an exponent): then null, and the decimal
  * path takes over. Real books stay well inside.
  */

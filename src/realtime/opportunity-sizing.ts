@@ -1,6 +1,5 @@
 import { type SseFrame, dataFrame } from '../common/sse/sse-frame.js';
-import type { DepthLevels } from './depth.engine.js';
-import { walkDepth } from './depth.engine.js';
+import { type DepthLevels, walkDepth } from './depth.engine.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import type { OpportunitySizeDto } from './dto/opportunity-size.dto.js';
 import type { OpportunityFilter } from './opportunity-filter.js';
