@@ -6,10 +6,11 @@
 // heap ([heap]), other anonymous regions (thread malloc arenas, large-object and WebAssembly
 // memory), files. Prints the largest mappings and the service's heap figures from /metrics beside.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnNode, startService } from './relay-pair.mjs';
+import { kindOf, mappings } from './smaps.mjs';
 
 const dist = path.resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname);
 const BASES = Number(process.env.BENCH_BASES ?? 302);
@@ -17,30 +18,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 240);
 const ENGINE = process.env.BENCH_ENGINE ?? 'postgres';
 const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function mappings(pid) {
-  const out = [];
-  let current;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      current = { sizeMb: (parseInt(head[2], 16) - parseInt(head[1], 16)) / 1048576, perm: head[3], name: head[4] || '[anon]', rssMb: 0 };
-      out.push(current);
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && current) current.rssMb = Number(rss[1]) / 1024;
-  }
-  return out;
-}
-
-function kindOf(m) {
-  if (m.name.startsWith('/')) return m.name === process.execPath || m.name.endsWith('/node') ? 'node binary' : 'files';
-  if (m.name !== '[anon]') return m.name;
-  if (m.sizeMb <= 0.25) return 'anonymous, <= 256 KB (V8 heap pages)';
-  if (m.sizeMb > 1024) return 'anonymous, > 1 GB reserved (WebAssembly memory)';
-  return 'anonymous, other (thread malloc arenas, V8 large objects)';
-}
 
 const simPort = await freePort();
 const sim = await spawnNode(path.join(dist, 'simulator/main.js'), {

@@ -7,6 +7,8 @@
 //  - heap and RSS growth after warm-up (SOAK_WARMUP_MINUTES, 15), least-squares slopes in
 //    MB/hour (RSS is the whole process: both threads' heaps, the embedded engine's WebAssembly
 //    memory, buffers; the target is RSS under 5 MB/hour);
+//  - the RSS by kind of mapping every minute (bench/smaps.mjs) and each kind's slope, to tell the
+//    heaps' pages from the engine's WebAssembly memory and the threads' malloc arenas;
 //  - open descriptors and sockets before the first client and at the end, once the clients have
 //    gone;
 //  - error lines the service logged; stream frames and REST answers by status.
@@ -23,6 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { serviceNodeFlags } from './service-flags.mjs';
+import { rssByKind } from './smaps.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? 15);
@@ -258,7 +261,7 @@ async function main() {
     await sleep(60_000);
     const heapMb = (await cdp.heapAfterGc()) / 1024 / 1024;
     const figures = processFigures(service.child.pid, folder);
-    const sample = { minute, heapMb: Number(heapMb.toFixed(2)), ...figures, rssMb: Number(figures.rssMb.toFixed(1)), frames: stats.frames, reconnects: stats.reconnects, errors: service.log.errors.length };
+    const sample = { minute, heapMb: Number(heapMb.toFixed(2)), ...figures, rssMb: Number(figures.rssMb.toFixed(1)), rssByKind: rssByKind(service.child.pid), frames: stats.frames, reconnects: stats.reconnects, errors: service.log.errors.length };
     samples.push(sample);
     console.log(JSON.stringify(sample));
   }
@@ -276,6 +279,8 @@ async function main() {
     rssGrowthMbPerHour: Number(slopePerHour(afterWarmup, 'rssMb').toFixed(3)),
     heapMbAtWarmup: afterWarmup[0]?.heapMb, heapMbAtEnd: Number(endHeapMb.toFixed(2)),
     rssMbAtWarmup: afterWarmup[0]?.rssMb, rssMbAtEnd: Number(end.rssMb.toFixed(1)),
+    // Where the RSS slope comes from: each kind of mapping's own slope after the warm-up.
+    rssSlopeByKind: Object.fromEntries(Object.keys(afterWarmup.at(-1)?.rssByKind ?? {}).map((k) => [k, Number(slopePerHour(afterWarmup.map((s) => ({ minute: s.minute, v: s.rssByKind[k] ?? 0 })), 'v').toFixed(3))])),
     fds: { beforeClients: idle.fds, atEndWithoutClients: end.fds, kindsBefore: idle.kinds, kindsAtEnd: end.kinds },
     sockets: { beforeClients: idle.sockets, atEndWithoutClients: end.sockets },
     errorsLogged: service.log.errors.length, firstErrors: service.log.errors.slice(0, 5),
