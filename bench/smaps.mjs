@@ -1,6 +1,6 @@
 // A process's resident memory by kind of mapping, read from /proc/<pid>/smaps: V8 heap pages
 // (anonymous, 256 KB or less), the node binary, the main thread's malloc heap ([heap]), the
-// embedded engine's WebAssembly memory (an anonymous reservation over 1 GB), other anonymous
+// embedded engine's WebAssembly memory (an anonymous mapping over 64 MB), other anonymous
 // regions (thread malloc arenas, V8 large objects), files. Used by bench:rss-breakdown and
 // bench:soak.
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,10 @@ export function kindOf(m) {
   if (m.name.startsWith('/')) return m.name === process.execPath || m.name.endsWith('/node') ? 'node binary' : 'files';
   if (m.name !== '[anon]') return m.name;
   if (m.sizeMb <= 0.25) return 'anonymous, <= 256 KB (V8 heap pages)';
-  if (m.sizeMb > 1024) return 'anonymous, > 1 GB reserved (WebAssembly memory)';
+  // The engine's WebAssembly memory is one anonymous read-write mapping of its current size
+  // (128 MB and up here; with guard regions it would be reserved past 1 GB); the threads' malloc
+  // arenas are at most 64 MB each.
+  if (m.sizeMb > 64) return 'anonymous, > 64 MB (WebAssembly memory)';
   return 'anonymous, other (thread malloc arenas, V8 large objects)';
 }
 
