@@ -2,9 +2,9 @@
 // bases on five exchanges, both markets, walk on) and the service on BENCH_ENGINE (postgres, the
 // default, or folder: the embedded database in a folder) as bench/memory.mjs does, waits
 // BENCH_SECONDS (240), then reads /proc/<pid>/smaps and sums the resident memory by kind of
-// mapping: V8 heap pages (anonymous, 256 KB or less), the node binary, the main thread's malloc
-// heap ([heap]), other anonymous regions (thread malloc arenas, large-object and WebAssembly
-// memory), files. Prints the largest mappings and the service's heap figures from /metrics beside.
+// mapping (bench/smaps.mjs: V8 heap pages, the node binary, the main thread's malloc heap, the
+// embedded engine's WebAssembly memory, the threads' malloc arenas, files). Prints the largest
+// mappings and the service's heap figures from /metrics beside.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -26,8 +26,7 @@ export function kindOf(m) {
   if (m.name !== '[anon]') return m.name;
   if (m.sizeMb <= 0.25) return 'anonymous, <= 256 KB (V8 heap pages)';
   // The engine's WebAssembly memory is one anonymous read-write mapping of its current size
-  // (128 MB and up here; with guard regions it would be reserved past 1 GB); the threads' malloc
-  // arenas are at most 64 MB each.
+  // (128 MB and up); the threads' malloc arenas are at most 64 MB each.
   if (m.sizeMb > 64) return 'anonymous, > 64 MB (WebAssembly memory)';
   return 'anonymous, other (thread malloc arenas, V8 large objects)';
 }
@@ -35,7 +34,10 @@ export function kindOf(m) {
 /** Resident MB by kind, each rounded to 0.1 MB. */
 export function rssByKind(pid) {
   const byKind = {};
-  for (const m of mappings(pid)) byKind[kindOf(m)] = (byKind[kindOf(m)] ?? 0) + m.rssMb;
+  for (const m of mappings(pid)) {
+    const kind = kindOf(m);
+    byKind[kind] = (byKind[kind] ?? 0) + m.rssMb;
+  }
   for (const k of Object.keys(byKind)) byKind[k] = Number(byKind[k].toFixed(1));
   return byKind;
 }
