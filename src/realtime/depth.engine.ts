@@ -1,5 +1,5 @@
 import { Dec, roundAmount, roundPercent, roundPrice } from '../common/money/money.js';
-import type { FlatLevels } from '../market-data/depth/depth-book.js';
+import type { BookLevel, FlatLevels } from '../market-data/depth/depth-book.js';
 import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market-data/route-costs.js';
 
 /*
@@ -16,8 +16,8 @@ import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market
  *   net % = (S − N) ÷ N × 100 − fees − (w ÷ Q or 1 USD ÷ N) × 100.
  */
 
-/** One price level: price, quantity in base units. Asks ascending, bids descending. */
-export type BookLevel = readonly [price: number, qty: number];
+/** One price level (the books' own type): price, quantity in base units. Asks ascending, bids descending. */
+export type { BookLevel };
 
 /** Either form: tuples (as the API and the tests write them) or flat pairs (as books are held). */
 export type DepthLevels = readonly BookLevel[] | FlatLevels;
