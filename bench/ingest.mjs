@@ -22,14 +22,13 @@
 // feeds run on the embedded database in a folder for the same time, for its RSS beside
 // PostgreSQL's (BENCH_EMBEDDED_RSS=0 skips it); with BENCH_DEPTH_ROUTES, the routes phase runs on
 // it too, for its RSS with the books held.
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serviceNodeFlags } from './service-flags.mjs';
+import { freePort, spawnNode, startService, waitMarkets } from './relay-pair.mjs';
 
 const dist = path.resolve(new URL('../dist', import.meta.url).pathname);
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
@@ -57,32 +56,6 @@ const CLIENT_PROCS = 2;
 const PG = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = 100;
-
-async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-function spawnNode(script, env, readyText, execArgv = [], from = dist) {
-  const child = spawn(process.execPath, [...execArgv, path.join(from, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr.on('data', (d) => (output += d));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      output += d;
-      if (readyText && String(d).includes(readyText)) resolve(child);
-    });
-    child.once('exit', (code, signal) => {
-      // After it started too: a child that dies mid-run says why.
-      if (code || (signal && signal !== 'SIGTERM')) console.error(`${script} exited ${code ?? signal}: ${output.slice(-2000)}`);
-      reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`));
-    });
-    if (!readyText) resolve(child);
-  });
-}
 
 /** utime+stime of the process, and per thread (by name), in CPU seconds. */
 function cpuOf(pid) {
@@ -146,32 +119,9 @@ async function freshDatabase() {
   return { url: PG.replace(/\/[^/]*$/, `/${name}`), drop: () => execFileSync('psql', [PG, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]) };
 }
 
-async function startService(env) {
-  const port = await freePort();
-  // BENCH_SERVICE_DIST: another build of the service (an older commit's dist/) against the same simulator.
-  const from = process.env.BENCH_SERVICE_DIST ? path.resolve(process.env.BENCH_SERVICE_DIST) : dist;
-  const execArgv = await serviceNodeFlags(from);
-  const child = await spawnNode('main.js', { PORT: String(port), LOG_LEVEL: 'warn', ...env }, undefined, execArgv, from);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error('service did not start');
-}
-
-async function waitAllMarkets(url, markets) {
-  for (let i = 0; i < 1200; i++) {
-    const body = await (await fetch(`${url}/health/market`)).json();
-    const h = Object.values(body.exchanges);
-    if (h.every((e) => e.connected) && h.reduce((n, e) => n + e.markets, 0) >= markets) return;
-    await sleep(100);
-  }
-  throw new Error('feeds did not come up');
+/** The service from `dist`, or from BENCH_SERVICE_DIST (another build, an older commit's dist/) against the same simulator. */
+function startBenchService(env) {
+  return startService(process.env.BENCH_SERVICE_DIST ? path.resolve(process.env.BENCH_SERVICE_DIST) : dist, env);
 }
 
 /**
@@ -558,7 +508,7 @@ async function main() {
   console.log(`machine: ${os.cpus()[0]?.model} x${os.cpus().length}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const simPort = await freePort();
   const simUrl = `http://127.0.0.1:${simPort}`;
-  const sim = await spawnNode('simulator/main.js', { SIM_PORT: String(simPort), SIM_SYMBOLS: bases.join(','), SIM_WALK: '1' }, 'listening');
+  const sim = await spawnNode(path.join(dist, 'simulator/main.js'), { SIM_PORT: String(simPort), SIM_SYMBOLS: bases.join(','), SIM_WALK: '1' }, 'listening');
   const db = await freshDatabase();
   let service;
   try {
@@ -575,9 +525,9 @@ async function main() {
       bookSpot: (e) => bookReference[`${e}:SPOT`].us,
     };
 
-    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES), SSE_MAX_PER_IP: String(CLIENTS + 10) });
+    service = await startBenchService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES), SSE_MAX_PER_IP: String(CLIENTS + 10) });
     const t0 = Date.now();
-    await waitAllMarkets(service.url, BASES * 10);
+    await waitMarkets(service.url, BASES * 10);
     console.log(`feeds up: ${BASES * 10} markets ${Date.now() - t0} ms after the service listened; warm-up 10 s`);
     await sleep(10_000);
     // While the service starts, it also reads the venues over REST: markets, volumes, funding and
@@ -600,10 +550,10 @@ async function main() {
       // The same feeds on the embedded database in a folder (the default without DATABASE_URL),
       // its RSS at the same age; the PostgreSQL service waits meanwhile with its feeds on.
       const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
-      const embedded = await startService({ DB_PATH: path.join(folder, 'db'), ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES) });
+      const embedded = await startBenchService({ DB_PATH: path.join(folder, 'db'), ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: simUrl, MAX_SYMBOLS: String(BASES) });
       try {
         const started = Date.now();
-        await waitAllMarkets(embedded.url, BASES * 10);
+        await waitMarkets(embedded.url, BASES * 10);
         await sleep(10_000 + WINDOW_S * 1000); // the PostgreSQL run's warm-up and window, so both are read at the same age as its default cadence
         console.log(`embedded database (folder), same feeds, ${fmt((Date.now() - started) / 1000, 0)} s after it listened: RSS ${fmt(rssMb(embedded.child.pid), 0)} MB (target <= 500); ${await memoryOf(embedded.url)}`);
         // The routes on the embedded database, for its RSS with the books held (target 600 MB).
@@ -646,7 +596,7 @@ async function main() {
     }
     service.child.kill('SIGTERM');
     await sleep(1000);
-    service = await startService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '0' });
+    service = await startBenchService({ DATABASE_URL: db.url, ENABLED_WEBSOCKET: '0' });
     await sleep(5_000);
     console.log(`feeds off: RSS ${fmt(rssMb(service.child.pid), 0)} MB (target <= 200); ${await memoryOf(service.url)}`);
   } finally {

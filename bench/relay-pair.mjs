@@ -38,7 +38,11 @@ export function spawnNode(script, env, readyText, execArgv = []) {
       output += d;
       if (readyText && String(d).includes(readyText)) resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`)));
+    child.once('exit', (code, signal) => {
+      // After it started too: a child that dies mid-run says why.
+      if (code || (signal && signal !== 'SIGTERM')) console.error(`${script} exited ${code ?? signal}: ${output.slice(-2000)}`);
+      reject(new Error(`${script} exited ${code}: ${output.slice(-2000)}`));
+    });
     if (!readyText) resolve(child);
   });
 }
@@ -79,7 +83,8 @@ export async function startService(dist, env) {
   throw new Error('service did not start');
 }
 
-async function waitMarkets(url, markets) {
+/** Until every exchange is connected and they hold `markets` markets in all. */
+export async function waitMarkets(url, markets) {
   for (let i = 0; i < 1200; i++) {
     const body = await (await fetch(`${url}/health/market`)).json();
     const h = Object.values(body.exchanges);
