@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dec, roundAmount } from '../common/money/money.js';
-import { type BookLevel, type DepthWalkInput, flatLevels, levelsBefore, walkDepth } from './depth.engine.js';
+import type { BookLevel } from '../market-data/depth/depth-book.js';
+import { type DepthWalkInput, flatLevels, levelsBefore, walkDepth } from './depth.engine.js';
 import { netSpread } from './net-spread.engine.js';
 
 /** The walk's input as the tests write it: levels as tuples. */

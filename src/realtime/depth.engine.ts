@@ -16,9 +16,6 @@ import { DEFAULT_TAKER_FEE_PERCENT, DEFAULT_WITHDRAWAL_FEE_USD } from '../market
  *   net % = (S − N) ÷ N × 100 − fees − (w ÷ Q or 1 USD ÷ N) × 100.
  */
 
-/** One price level (the books' own type): price, quantity in base units. Asks ascending, bids descending. */
-export type { BookLevel };
-
 /** Either form: tuples (as the API and the tests write them) or flat pairs (as books are held). */
 export type DepthLevels = readonly BookLevel[] | FlatLevels;
 
