@@ -19,25 +19,26 @@ function floor(name, from, allowed, comment) {
 
 module.exports = {
   forbidden: [
-    floor('market-model-imports-nothing', '^src/market-model/', ['market-model'], 'The market model (exchange names, markets, tickers) imports nothing of ours.'),
-    floor('config-floor', '^src/config/', ['config', 'market-model'], 'config/ reads the environment and may know only the market model.'),
-    floor('common-floor', '^src/common/', ['common', 'config', 'market-model'], 'common/ may read config and the market model, nothing above them.'),
+    floor('venues-import-nothing', '^src/venues/', ['venues'], 'The venue folders and their registry are descriptions: they import nothing of ours.'),
+    floor('market-model-floor', '^src/market-model/', ['market-model', 'venues'], 'The market model (exchange names, markets, tickers) knows only the venue registry.'),
+    floor('config-floor', '^src/config/', ['config', 'market-model', 'venues'], 'config/ reads the environment and may know only the market model.'),
+    floor('common-floor', '^src/common/', ['common', 'config', 'market-model', 'venues'], 'common/ may read config and the market model, nothing above them.'),
     floor(
       'infrastructure-floor',
       '^src/(redis|database)/',
-      ['redis', 'database', 'common', 'config', 'market-model'],
+      ['redis', 'database', 'common', 'config', 'market-model', 'venues'],
       'redis/ and database/ sit below every feature: they may import common, config and the market model only.',
     ),
     floor(
       'market-data-floor',
       '^src/market-data/',
-      ['market-data', 'redis', 'database', 'common', 'config', 'market-model'],
+      ['market-data', 'redis', 'database', 'common', 'config', 'market-model', 'venues'],
       'The market-data core sits below the features and the relays.',
     ),
     floor(
       'simulator-is-its-own-program',
       '^src/simulator/',
-      ['simulator', 'common', 'config', 'market-model'],
+      ['simulator', 'common', 'config', 'market-model', 'venues'],
       'The simulator speaks the venues\u2019 protocols on its own; it shares only the market model, config and common.',
     ),
     {

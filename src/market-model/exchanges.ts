@@ -1,6 +1,7 @@
-/** The five supported exchanges, by the service's own names (rules: tickers). */
-export const EXCHANGE_NAMES = ['binance', 'bybit', 'okx', 'gate', 'bitget'] as const;
-export type ExchangeName = (typeof EXCHANGE_NAMES)[number];
+import { EXCHANGE_NAMES, type ExchangeName } from '../venues/registry.js';
+
+/** The supported exchanges, by the service's own names, in the registry's order (rules: tickers). */
+export { EXCHANGE_NAMES, type ExchangeName };
 
 export const MARKETS = ['SPOT', 'FUTURES'] as const;
 export type Market = (typeof MARKETS)[number];
@@ -9,7 +10,7 @@ export function isExchangeName(value: string): value is ExchangeName {
   return (EXCHANGE_NAMES as readonly string[]).includes(value);
 }
 
-/** Case-insensitive lookup; null when the name is not one of the five. */
+/** Case-insensitive lookup; null when the name is not a supported venue. */
 export function parseExchangeName(value: string): ExchangeName | null {
   const lower = value.trim().toLowerCase();
   return isExchangeName(lower) ? lower : null;

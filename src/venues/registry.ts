@@ -1,0 +1,25 @@
+import { binance } from './binance/binance.venue.js';
+import { bitget } from './bitget/bitget.venue.js';
+import { bybit } from './bybit/bybit.venue.js';
+import { gate } from './gate/gate.venue.js';
+import { okx } from './okx/okx.venue.js';
+import type { VenueDescriptor } from './venue.js';
+
+/**
+ * Every venue the service supports, one line each (docs/architecture.md "A venue is one
+ * folder"). The order is the API's: exchange lists, enums and the detector's ties follow it.
+ */
+export const VENUES = [binance, bybit, okx, gate, bitget] as const;
+
+export type ExchangeName = (typeof VENUES)[number]['name'];
+
+export const EXCHANGE_NAMES: readonly ExchangeName[] = VENUES.map((v) => v.name);
+
+const BY_NAME = new Map<string, VenueDescriptor<ExchangeName>>(VENUES.map((v) => [v.name, v]));
+
+/** The descriptor of a supported venue. */
+export function venueOf(name: ExchangeName): VenueDescriptor<ExchangeName> {
+  const venue = BY_NAME.get(name);
+  if (!venue) throw new Error(`no venue ${name}`);
+  return venue;
+}
