@@ -42,7 +42,8 @@ const EXCHANGES = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
 const PAIRS = EXCHANGES.flatMap((buy) => EXCHANGES.filter((sell) => sell !== buy).map((sell) => [buy, sell]));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-const { DEPTH_RULES, DEPTH_WINDOW_MARGIN } = await import(pathToFileURL(path.join(dist, 'market-data/depth/depth-limits.js')).href);
+const { DEPTH_WINDOW_MARGIN } = await import(pathToFileURL(path.join(dist, 'market-data/depth/depth-limits.js')).href);
+const { venueOf } = await import(pathToFileURL(path.join(dist, 'venues/registry.js')).href);
 
 async function api(url, method = 'GET', body = undefined) {
   const res = await fetch(url, { method, body: body && JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000) });
@@ -307,10 +308,10 @@ async function main() {
       `${WALK ? '(the walk re-quotes every market each 500 ms, ending a route until its quotes are re-set)' : ''}; ${walk} episodes below 0.9 % (the walk's)`);
     console.log(`  per ordered pair: ${[...routes.pairsUsed].map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(`books at the end, held / wanted: ${last.row.map((r) => `${r.e} ${r.held}/${r.wanted}`).join(', ')}; total ${last.row.reduce((n, r) => n + r.held, 0)}/${last.row.reduce((n, r) => n + r.wanted, 0)}`);
-    // Each venue's depth request budget against what the churn asked of it (depth-limits.ts).
-    console.log(`request budget over ${SECONDS} s (depth-limits.ts; windows stretched x${DEPTH_WINDOW_MARGIN}):`);
+    // Each venue's depth request budget (its folder's `depth`) against what the churn asked of it.
+    console.log(`request budget over ${SECONDS} s (src/venues/<name> depth; windows stretched x${DEPTH_WINDOW_MARGIN}):`);
     for (const e of EXCHANGES) {
-      const r = DEPTH_RULES[e];
+      const r = venueOf(e).depth;
       const fewest = Math.ceil(routes.legsIn[e] / r.perSubscribe) + Math.ceil(routes.legsOut[e] / r.perUnsubscribe);
       const perSecond = Math.floor((r.perSecond * SECONDS) / DEPTH_WINDOW_MARGIN) + r.perSecond;
       const allowed = r.perHour === null ? perSecond : Math.min(perSecond, r.perHour);

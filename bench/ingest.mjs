@@ -196,7 +196,7 @@ async function ccxtReference(simUrl, bases, { interleaved = true } = {}) {
 /**
  * ccxt's own cost per book message, per exchange and market: its `onMessage` (JSON.parse and the
  * exchange class's book handler) timed on every message of live book subscriptions to the
- * simulator, on the channels the service watches (DEPTH_RULES' limits), for 30 bases at a time
+ * simulator, on the channels the service watches (each venue folder's depth limit), for 30 bases at a time
  * (about 90 messages a second per market type). A plain ccxt client: none of the service's
  * hooks. The first 10 s (the subscriptions, one every 250 ms, their snapshots, and ccxt's
  * handlers warming up in the JIT, as they are in a running service) are left out; the slowest
@@ -205,7 +205,7 @@ async function ccxtReference(simUrl, bases, { interleaved = true } = {}) {
  */
 async function ccxtDepthReference(simUrl, bases) {
   const { createExchangeClient } = await load('market-data/ccxt/exchange-clients.js');
-  const { DEPTH_RULES } = await load('market-data/depth/depth-limits.js');
+  const { venueOf } = await load('venues/registry.js');
   const out = {};
   for (const exchange of EXCHANGES) {
     await Promise.all(['SPOT', 'FUTURES'].map(async (market) => {
@@ -236,7 +236,7 @@ async function ccxtDepthReference(simUrl, bases) {
         await sleep(i * BOOK_REF_STAGGER_MS);
         while (running) {
           try {
-            await client.watchOrderBook(symbol, DEPTH_RULES[exchange].limit);
+            await client.watchOrderBook(symbol, venueOf(exchange).depth.limit);
           } catch {
             await sleep(100);
           }

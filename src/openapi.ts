@@ -6,15 +6,16 @@ import { fillSections, renderSections } from './common/openapi/api-markdown.js';
 import { buildOpenApiDocument, serialiseDocument } from './common/openapi/openapi-document.js';
 import { findDocumentProblems } from './common/openapi/openapi-rules.js';
 import { loadConfig } from './config/validate-env.js';
+import { renderVenueTable } from './venues/venue-table.js';
 
 /**
  * `npm run openapi`: writes openapi.json and the generated tables of docs/api.md from the app's
- * own metadata, on an in-memory embedded database (no server, no network, nothing listens).
+ * own metadata, and the venue table of docs/venues.md from the venue registry, on an in-memory embedded database (no server, no network, nothing listens).
  * The environment is fixed here, not read, so the output depends on the code only.
  * `--check` writes nothing and fails when either file differs from what the code produces (CI).
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
-const files = { openapi: `${root}openapi.json`, docs: `${root}docs/api.md` };
+const files = { openapi: `${root}openapi.json`, docs: `${root}docs/api.md`, venues: `${root}docs/venues.md` };
 
 async function main(check: boolean): Promise<number> {
   const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', DB_PATH: ':memory:' }));
@@ -23,9 +24,10 @@ async function main(check: boolean): Promise<number> {
   const expected = {
     openapi: serialiseDocument(document),
     docs: fillSections(await readFile(files.docs, 'utf8'), renderSections(document)),
+    venues: fillSections(await readFile(files.venues, 'utf8'), { table: renderVenueTable() }, 'venues'),
   };
   let code = 0;
-  for (const key of ['openapi', 'docs'] as const) {
+  for (const key of ['openapi', 'docs', 'venues'] as const) {
     const current = await readFile(files[key], 'utf8').catch(() => '');
     if (current === expected[key]) continue;
     if (check) {

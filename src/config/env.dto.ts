@@ -6,6 +6,7 @@ import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 import { IsExchangeUrls } from './exchange-urls.js';
 import { parseDenylist } from '../market-model/symbol-denylist.js';
+import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -86,7 +87,7 @@ export class EnvDto {
   ENABLED_WEBSOCKET: string = '0';
 
   @IsOptional()
-  @IsExchangeList({ message: 'EXCHANGES must be a comma list of binance, bybit, okx, gate, bitget' })
+  @IsExchangeList({ message: `EXCHANGES must be a comma list of ${EXCHANGE_LIST}` })
   EXCHANGES?: string = undefined;
 
   @IsOptional()

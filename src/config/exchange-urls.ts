@@ -1,5 +1,7 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { EXCHANGE_NAMES, type ExchangeName, type Market, parseExchangeName } from '../market-model/exchanges.js';
+import { VENUES } from '../venues/registry.js';
+import type { VenueEndpoints } from '../venues/venue.js';
 
 /**
  * EXCHANGE_URLS: per venue, a URL that replaces one of ccxt's websocket or REST base URLs (a
@@ -11,78 +13,30 @@ import { EXCHANGE_NAMES, type ExchangeName, type Market, parseExchangeName } fro
  */
 export type ExchangeUrlOverrides = Partial<Record<ExchangeName, Readonly<Record<string, string>>>>;
 
-/**
- * The leaves of ccxt 4.5.84's `urls.api` per venue, `w` for a websocket URL, `h` for HTTP
- * (`exchange-urls.spec.ts` in market-data checks this table against the installed ccxt).
- */
-export const CCXT_URL_KEYS: Readonly<Record<ExchangeName, Readonly<Record<string, 'w' | 'h'>>>> = {
-  binance: {
-    ...leaves('h', 'sapi sapiV2 sapiV3 sapiV4 dapiPublic dapiPrivate eapiPublic eapiPrivate dapiPrivateV2 dapiData fapiPublic fapiPublicV2 fapiPublicV3 fapiPrivate fapiPrivateV2 fapiPrivateV3 fapiData public private v1 papi papiV2'),
-    ...leaves('w', 'ws.spot ws.margin ws.future ws.delivery ws.stock ws.option ws.optionMarket ws.optionPrivate ws.ws-api.spot ws.ws-api.future ws.ws-api.delivery ws.papi'),
-  },
-  bybit: {
-    ...leaves('h', 'spot futures v2 public private'),
-    ...leaves('w', 'ws.public.spot ws.public.inverse ws.public.option ws.public.linear ws.private.spot.unified ws.private.spot.nonUnified ws.private.contract ws.private.usdc ws.private.trade'),
-  },
-  okx: { rest: 'h', ws: 'w' },
-  gate: {
-    ...leaves('h', 'public.wallet public.futures public.margin public.delivery public.spot public.options public.sub_accounts public.earn'),
-    ...leaves('h', 'private.withdrawals private.wallet private.futures private.margin private.delivery private.spot private.options private.subAccounts private.unified private.rebate private.earn private.account private.loan private.otc'),
-    ...leaves('w', 'ws spot swap.usdt swap.btc future.usdt future.btc option.usdt option.btc'),
-  },
-  bitget: {
-    ...leaves('h', 'spot mix user p2p broker margin common tax convert copy earn uta'),
-    ...leaves('w', 'ws.public ws.private ws.utaPublic ws.utaPrivate demo.public demo.private demo.utaPublic demo.utaPrivate'),
-  },
-};
-
-function leaves(kind: 'w' | 'h', paths: string): Record<string, 'w' | 'h'> {
-  return Object.fromEntries(paths.split(' ').map((path) => [path, kind]));
+/** A table of every venue from its folder's `endpoints` (src/venues/<name>). */
+function perVenue<T>(read: (endpoints: VenueEndpoints) => T): Readonly<Record<ExchangeName, T>> {
+  return Object.fromEntries(VENUES.map((v) => [v.name, read(v.endpoints)])) as Record<ExchangeName, T>;
 }
 
 /**
- * Where the service dials by default where that differs from ccxt 4.5.84: okx's websocket on
- * port 443 (ccxt still dials `wss://ws.okx.com:8443/ws/v5`, a port okx is reported to have
- * stopped accepting on 2026-10-31; docs/venues.md "Endpoints").
+ * The leaves of ccxt 4.5.84's `urls.api` per venue, `w` for a websocket URL, `h` for HTTP
+ * (`exchange-clients.spec.ts` in market-data checks these against the installed ccxt).
  */
-export const DEFAULT_EXCHANGE_URLS: ExchangeUrlOverrides = {
-  okx: { ws: 'wss://ws.okx.com/ws/v5' },
-};
+export const CCXT_URL_KEYS = perVenue((e) => e.leaves);
+
+/** Where the service dials by default where that differs from ccxt 4.5.84 (a venue moved before ccxt followed). */
+export const DEFAULT_EXCHANGE_URLS: ExchangeUrlOverrides = Object.fromEntries(
+  VENUES.flatMap((v) => (v.endpoints.defaults === undefined ? [] : [[v.name, v.endpoints.defaults]])),
+);
 
 /**
- * The URLs this service uses on each venue (quotes on spot and USDT perpetuals, and the public
- * REST calls), as EXCHANGE_URLS keys with ccxt 4.5.84's values: what the start log names.
+ * The URLs this service uses on each venue (quotes on spot and perpetuals, and the public REST
+ * calls), as EXCHANGE_URLS keys with ccxt 4.5.84's values: what the start log names.
  */
-export const SERVICE_ENDPOINTS: Readonly<Record<ExchangeName, Readonly<Record<string, string>>>> = {
-  binance: {
-    'ws.spot': 'wss://stream.binance.com:9443/ws',
-    'ws.future': 'wss://fstream.binance.com/ws',
-    public: 'https://api.binance.com/api/v3',
-    fapiPublic: 'https://fapi.binance.com/fapi/v1',
-  },
-  bybit: {
-    'ws.public.spot': 'wss://stream.bybit.com/v5/public/spot',
-    'ws.public.linear': 'wss://stream.bybit.com/v5/public/linear',
-    public: 'https://api.bybit.com',
-  },
-  okx: { ws: 'wss://ws.okx.com:8443/ws/v5', rest: 'https://www.okx.com' },
-  gate: {
-    spot: 'wss://api.gateio.ws/ws/v4/',
-    'swap.usdt': 'wss://fx-ws.gateio.ws/v4/ws/usdt',
-    'public.spot': 'https://api.gateio.ws/api/v4',
-    'public.futures': 'https://api.gateio.ws/api/v4',
-  },
-  bitget: { 'ws.public': 'wss://ws.bitget.com/v2/ws/public', spot: 'https://api.bitget.com', mix: 'https://api.bitget.com' },
-};
+export const SERVICE_ENDPOINTS = perVenue((e) => e.used);
 
-/** The EXCHANGE_URLS key of the websocket each market's quotes come from (okx and bitget share one). */
-export const FEED_URL_KEYS: Readonly<Record<ExchangeName, Readonly<Record<Market, string>>>> = {
-  binance: { SPOT: 'ws.spot', FUTURES: 'ws.future' },
-  bybit: { SPOT: 'ws.public.spot', FUTURES: 'ws.public.linear' },
-  okx: { SPOT: 'ws', FUTURES: 'ws' },
-  gate: { SPOT: 'spot', FUTURES: 'swap.usdt' },
-  bitget: { SPOT: 'ws.public', FUTURES: 'ws.public' },
-};
+/** The EXCHANGE_URLS key of the websocket each market's quotes come from (some venues share one). */
+export const FEED_URL_KEYS: Readonly<Record<ExchangeName, Readonly<Record<Market, string>>>> = perVenue((e) => e.quotes);
 
 export type ParsedExchangeUrls = { ok: true; urls: ExchangeUrlOverrides } | { ok: false; error: string };
 

@@ -1,4 +1,4 @@
-import { type ExchangeName, parseExchangeName } from './exchanges.js';
+import { EXCHANGE_LIST, type ExchangeName, parseExchangeName } from './exchanges.js';
 import { toCanonicalTicker } from './ticker.js';
 
 /** One `SYMBOL_DENYLIST` entry: an asset (or one ticker) left out everywhere, or on one exchange. */
@@ -19,7 +19,7 @@ export function parseDenylist(raw: string): { ok: true; entries: DenyEntry[] } |
     const colon = item.indexOf(':');
     const exchangeText = colon >= 0 ? item.slice(0, colon) : null;
     const exchange = exchangeText === null ? undefined : parseExchangeName(exchangeText);
-    if (exchange === null) return { ok: false, message: `SYMBOL_DENYLIST: "${item}" names no known exchange (binance, bybit, okx, gate, bitget)` };
+    if (exchange === null) return { ok: false, message: `SYMBOL_DENYLIST: "${item}" names no known exchange (${EXCHANGE_LIST})` };
     const symbolText = (colon >= 0 ? item.slice(colon + 1) : item).trim().toUpperCase();
     // Without a dash it is a base asset: `WBTC` must not be read as the pair W/BTC.
     const symbol = symbolText.includes('-') ? toCanonicalTicker(symbolText) : /^[A-Z0-9]{1,20}$/.test(symbolText) ? symbolText : null;

@@ -1,5 +1,5 @@
 import { PERCENT_DECIMALS, dec, roundPercent, roundsAbove, thresholdFast } from '../common/money/money.js';
-import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js';
+import { EXCHANGE_NAMES, type ExchangeName, FIRST_EXCHANGE } from '../market-model/exchanges.js';
 
 /** A spot quote as the detector needs it. */
 export interface SpotQuote {
@@ -81,8 +81,7 @@ interface TickerBook {
  * its latest quote, so a tick costs O(number of exchanges) and never scans other tickers.
  *
  * For a ticker, among fresh quotes, buy where the ask is lowest and sell where the bid is highest,
- * on a different exchange. Ties go to the exchange listed first (binance, bybit, okx, gate,
- * bitget), so the result does not depend on arrival order.
+ * on a different exchange. Ties go to the exchange listed first (the registry's order), so the result does not depend on arrival order.
  *
  * Every route of a ticker also has an episode state: a tick re-evaluates the 2 × (n − 1)
  * routes its exchange takes part in, in place, so `openedAt` is known for any route without a scan.
@@ -217,8 +216,8 @@ export class ArbitrageDetector {
     if (at <= openedAt) return;
     this.options.onEpisodeClosed?.({
       ticker: book.ticker,
-      buyExchange: EXCHANGE_NAMES[b] ?? 'binance',
-      sellExchange: EXCHANGE_NAMES[s] ?? 'binance',
+      buyExchange: EXCHANGE_NAMES[b] ?? FIRST_EXCHANGE,
+      sellExchange: EXCHANGE_NAMES[s] ?? FIRST_EXCHANGE,
       openedAt,
       closedAt: at,
       peakGrossPercent: r[i + PEAK] ?? 0,
@@ -230,8 +229,8 @@ export class ArbitrageDetector {
 
 const routeKey = (book: TickerBook, b: number, s: number): RouteKey => ({
   ticker: book.ticker,
-  buyExchange: EXCHANGE_NAMES[b] ?? 'binance',
-  sellExchange: EXCHANGE_NAMES[s] ?? 'binance',
+  buyExchange: EXCHANGE_NAMES[b] ?? FIRST_EXCHANGE,
+  sellExchange: EXCHANGE_NAMES[s] ?? FIRST_EXCHANGE,
 });
 
 const routeIndex = (b: number, s: number): number => (b * EXCHANGE_COUNT + s) * ROUTE_FIELDS;

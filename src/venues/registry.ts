@@ -15,6 +15,9 @@ export type ExchangeName = (typeof VENUES)[number]['name'];
 
 export const EXCHANGE_NAMES: readonly ExchangeName[] = VENUES.map((v) => v.name);
 
+/** The first venue of the registry: what a choice left open defaults to. */
+export const FIRST_EXCHANGE: ExchangeName = VENUES[0].name;
+
 const BY_NAME = new Map<string, VenueDescriptor<ExchangeName>>(VENUES.map((v) => [v.name, v]));
 
 /** The descriptor of a supported venue. */

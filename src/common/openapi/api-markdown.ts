@@ -33,14 +33,14 @@ export function renderSections(document: OpenAPIObject): Record<string, string> 
 }
 
 /** Replaces the content of every marked section; a missing marker is an error, not a silent skip. */
-export function fillSections(markdown: string, sections: Record<string, string>): string {
+export function fillSections(markdown: string, sections: Record<string, string>, prefix = 'openapi'): string {
   let out = markdown;
   for (const [name, body] of Object.entries(sections)) {
-    const open = `<!-- openapi:${name} -->`;
-    const close = `<!-- /openapi:${name} -->`;
+    const open = `<!-- ${prefix}:${name} -->`;
+    const close = `<!-- /${prefix}:${name} -->`;
     const start = out.indexOf(open);
     const end = out.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`docs/api.md lacks the markers ${open} … ${close}`);
+    if (start < 0 || end < start) throw new Error(`the page lacks the markers ${open} … ${close}`);
     out = `${out.slice(0, start + open.length)}\n${body}\n${out.slice(end)}`;
   }
   return out;

@@ -3,19 +3,17 @@ import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { FundingSnapshot } from '../market-data-source.js';
 import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
 import { marketKind } from './ccxt-markets.js';
+import { venueOf } from '../../venues/registry.js';
+import type { FundingIntervalSource, VenueFunding } from '../../venues/venue.js';
 
 /**
- * Funding of every USDT perpetual through ccxt 4.5.84 (rules: funding). Where each exchange states
- * the funding interval:
- * - binance: fetchFundingIntervals (/fapi/v1/fundingInfo) lists only contracts whose settings
- *   were adjusted; a contract absent from it pays on binance's standard 8 h schedule.
- * - bybit: `fundingInterval` (minutes) of the linear instrument, read fresh each time because
- *   bybit moves contracts to 4 h / 1 h when the rate hits its cap.
- * - okx: the rate response (next and following funding time); mark prices come from
- *   fetchMarkPrices, the rate response has none.
- * - gate: `funding_interval` of the contract, which is also its rate response.
- * - bitget: fetchFundingIntervals (current-fund-rate), which also gives the next funding time.
- * Any failed call rejects the whole exchange, so the collector keeps its previous values.
+ * Funding of every perpetual through ccxt 4.5.84 (rules: funding). Where a venue states the
+ * funding interval, and whether mark prices need a call of their own, is its folder's `funding`
+ * (src/venues/<name>): ccxt's fetchFundingIntervals (a contract absent from it pays on the
+ * venue's default schedule where it has one), the perpetual's instrument row (minutes, read fresh
+ * each time because a venue may move a contract to a shorter interval when the rate hits its cap),
+ * or the rate answer itself. Any failed call rejects the whole exchange, so the collector keeps
+ * its previous values.
  */
 interface Extra {
   intervalSeconds?: number | null;
@@ -23,17 +21,6 @@ interface Extra {
   markPrice?: number | null;
 }
 
-type ExtraReader = (client: Exchange) => Promise<Map<string, Extra>>;
-
-const BINANCE_DEFAULT_INTERVAL_SECONDS = 8 * 3600;
-
-const RATE_PARAMS: Readonly<Record<ExchangeName, Record<string, string>>> = {
-  binance: { subType: 'linear' },
-  bybit: { type: 'swap', subType: 'linear' },
-  okx: { type: 'swap' },
-  gate: { settle: 'usdt' },
-  bitget: { productType: 'USDT-FUTURES' },
-};
 
 /** ccxt intervals are `8h`, or raw milliseconds when its table lacks the value (gate 2 h). */
 export function intervalSecondsOf(interval: string | undefined): number | null {
@@ -55,51 +42,61 @@ function byInterval(rates: Record<string, FundingRate | undefined>): Map<string,
   return out;
 }
 
-interface BybitMarkets {
+interface InstrumentMarkets {
   fetchFutureMarkets(params: Record<string, string>): Promise<MarketInterface[]>;
 }
 
-const hasFutureMarkets = (client: unknown): client is BybitMarkets =>
-  typeof (client as Partial<BybitMarkets>).fetchFutureMarkets === 'function';
+const hasFutureMarkets = (client: unknown): client is InstrumentMarkets =>
+  typeof (client as Partial<InstrumentMarkets>).fetchFutureMarkets === 'function';
 
-async function bybitIntervals(client: Exchange): Promise<Map<string, Extra>> {
+async function instrumentIntervals(client: Exchange, params: Record<string, string>): Promise<Map<string, Extra>> {
   const out = new Map<string, Extra>();
   if (!hasFutureMarkets(client)) return out;
-  for (const m of await client.fetchFutureMarkets({ category: 'linear' })) {
+  for (const m of await client.fetchFutureMarkets(params)) {
     const minutes = Number((m.info as Record<string, unknown> | undefined)?.fundingInterval);
     out.set(m.symbol, { intervalSeconds: Number.isFinite(minutes) && minutes > 0 ? minutes * 60 : null });
   }
   return out;
 }
 
-async function okxMarks(client: Exchange): Promise<Map<string, Extra>> {
+async function intervalExtras(client: Exchange, source: FundingIntervalSource): Promise<Map<string, Extra>> {
+  switch (source.kind) {
+    case 'intervals-call': {
+      const listed = byInterval(await client.fetchFundingIntervals(undefined, source.params));
+      if (source.nextTime) return listed;
+      // Only the interval: the next time comes from the rate answer.
+      return new Map([...listed].map(([s, e]) => [s, { intervalSeconds: e.intervalSeconds ?? null }]));
+    }
+    case 'instrument-minutes':
+      return instrumentIntervals(client, source.params);
+    case 'rate':
+      return new Map();
+  }
+}
+
+async function markExtras(client: Exchange, funding: VenueFunding): Promise<Map<string, Extra>> {
   const out = new Map<string, Extra>();
-  for (const [symbol, t] of Object.entries(await client.fetchMarkPrices(undefined, { type: 'swap' }))) {
+  if (!funding.markPrices) return out;
+  for (const [symbol, t] of Object.entries(await client.fetchMarkPrices(undefined, funding.markPrices.params))) {
     out.set(symbol, { markPrice: num(t.markPrice) });
   }
   return out;
 }
 
-const EXTRA: Readonly<Record<ExchangeName, ExtraReader>> = {
-  binance: async (client) => {
-    const listed = byInterval(await client.fetchFundingIntervals(undefined, { subType: 'linear' }));
-    // Only the interval: the next time comes from premiumIndex.
-    return new Map([...listed].map(([s, e]) => [s, { intervalSeconds: e.intervalSeconds ?? null }]));
-  },
-  bybit: bybitIntervals,
-  okx: okxMarks,
-  gate: () => Promise.resolve(new Map()),
-  bitget: async (client) => byInterval(await client.fetchFundingIntervals(undefined, { productType: 'USDT-FUTURES' })),
-};
+async function extrasOf(client: Exchange, funding: VenueFunding): Promise<Map<string, Extra>> {
+  const [intervals, marks] = await Promise.all([intervalExtras(client, funding.interval), markExtras(client, funding)]);
+  for (const [symbol, mark] of marks) intervals.set(symbol, { ...intervals.get(symbol), ...mark });
+  return intervals;
+}
 
-function intervalOf(exchange: ExchangeName, rate: FundingRate, extra: Extra | undefined): number | null {
+function intervalOf(funding: VenueFunding, rate: FundingRate, extra: Extra | undefined): number | null {
   if (extra?.intervalSeconds !== undefined) return extra.intervalSeconds;
-  if (exchange === 'binance') return BINANCE_DEFAULT_INTERVAL_SECONDS;
+  if (funding.interval.kind === 'intervals-call' && funding.interval.defaultHours !== undefined) return funding.interval.defaultHours * 3600;
   return intervalSecondsOf(rate.interval);
 }
 
-function toSnapshot(exchange: ExchangeName, market: MarketInterface, rate: FundingRate, extra: Extra | undefined): FundingSnapshot {
-  const intervalSeconds = intervalOf(exchange, rate, extra);
+function toSnapshot(funding: VenueFunding, market: MarketInterface, rate: FundingRate, extra: Extra | undefined): FundingSnapshot {
+  const intervalSeconds = intervalOf(funding, rate, extra);
   return {
     contract: market.id ?? market.symbol,
     ticker: fromCcxtSymbol(market.symbol),
@@ -116,21 +113,19 @@ function perUnit(price: number | null, multiplier: number): number | null {
   return price === null ? null : price / multiplier;
 }
 
-/** One snapshot per USDT perpetual the exchange both lists and reports a funding entry for. */
+/** One snapshot per perpetual the exchange both lists and reports a funding entry for. */
 export async function fetchFundingSnapshots(
   exchange: ExchangeName,
   client: Exchange,
   markets: Record<string, MarketInterface | undefined>,
 ): Promise<FundingSnapshot[]> {
-  const [rates, extras] = await Promise.all([
-    client.fetchFundingRates(undefined, RATE_PARAMS[exchange]),
-    EXTRA[exchange](client),
-  ]);
+  const { funding } = venueOf(exchange);
+  const [rates, extras] = await Promise.all([client.fetchFundingRates(undefined, funding.rateParams), extrasOf(client, funding)]);
   const out: FundingSnapshot[] = [];
   for (const [symbol, rate] of Object.entries(rates) as [string, FundingRate | undefined][]) {
     const market = markets[symbol];
     if (!rate || !market || marketKind(market) !== 'FUTURES') continue;
-    out.push(toSnapshot(exchange, market, rate, extras.get(symbol)));
+    out.push(toSnapshot(funding, market, rate, extras.get(symbol)));
   }
   return out;
 }

@@ -22,57 +22,21 @@ import { FeedConnection, type QuoteSink } from './feed-connection.js';
 import { RestGate } from './rest-gate.js';
 import { marketStatusOf, notTradingByTicker, ParkedMarkets } from './market-status.js';
 import { WindowPacer } from './window-pacer.js';
+import { venueOf } from '../../venues/registry.js';
 
 /** Creates a fresh ccxt pro client for an exchange (pointed at the simulator when configured). */
 export type ExchangeClientFactory = (exchange: ExchangeName) => Exchange;
 
 /**
- * Symbols per websocket connection, and per subscribe request on it (docs/venues.md has the
- * sources). ccxt sends one subscribe request per watch call with every symbol of the call, and
- * distributes nothing itself, so a connection's symbols are subscribed in groups of at most
- * `perSubscribe`, each group one watch call (one request) on the connection's one client.
- * binance allows 1,024 streams per connection (its futures page has said 200 at times: the service keeps 200 there) and gives every distinct watch
- * call a socket of its own, so it takes one request per connection; bybit spot takes at most 10
- * args per subscribe request but any number of requests per connection; bitget advises fewer
- * than 50 channels per connection. Fewer sockets mean fewer ccxt clients (memory) and more
- * messages per socket read (CPU per message).
+ * The venue's own rules come from its folder (src/venues/<name>): symbols per connection and per
+ * subscribe request (`feeds`), new connections per window (`feeds.dials`), funding-history calls
+ * per window (`funding.historyCalls`). ccxt sends one subscribe request per watch call with every
+ * symbol of the call, and distributes nothing itself, so a connection's symbols are subscribed in
+ * groups of at most `perSubscribe`, each group one watch call (one request) on the connection's
+ * one client. Windows are stretched by a quarter so that a dial that lands late still counts in a
+ * later one.
  */
-export const SUBSCRIPTION_LIMITS: Record<ExchangeName, { perConnection: number; perSubscribe: number }> = {
-  binance: { perConnection: 200, perSubscribe: 200 },
-  bybit: { perConnection: 100, perSubscribe: 10 },
-  okx: { perConnection: 100, perSubscribe: 100 },
-  gate: { perConnection: 100, perSubscribe: 100 },
-  bitget: { perConnection: 50, perSubscribe: 50 },
-};
-
-/**
- * New websocket connections a venue accepts per IP and window (docs/venues.md): okx 3 per
- * second, binance and bitget 300 per 5 minutes, bybit 500 per 5 minutes, gate none stated. The
- * window is stretched by a quarter so that a dial that lands late still counts in a later one.
- */
-export const DIAL_LIMITS: Record<ExchangeName, { dials: number; windowMs: number } | null> = {
-  binance: { dials: 300, windowMs: 300_000 },
-  bybit: { dials: 500, windowMs: 300_000 },
-  okx: { dials: 3, windowMs: 1_000 },
-  gate: null,
-  bitget: { dials: 300, windowMs: 300_000 },
-};
 const DIAL_WINDOW_MARGIN = 1.25;
-
-/**
- * Funding-history calls per window, below each venue's limit for the call (docs/venues.md
- * "Funding history"), the window stretched as the dial windows are: binance 400 of the 500 per
- * 5 minutes its history shares with fundingInfo (which the collector also calls), okx 10 per 2 s
- * of its 20 per path (10 per instrument), bybit 50 per 5 s of its 600, gate 50 per 10 s of its
- * 200 per path, bitget 10 per second of its 20.
- */
-export const FUNDING_HISTORY_LIMITS: Record<ExchangeName, { calls: number; windowMs: number }> = {
-  binance: { calls: 400, windowMs: 300_000 },
-  bybit: { calls: 50, windowMs: 5_000 },
-  okx: { calls: 10, windowMs: 2_000 },
-  gate: { calls: 50, windowMs: 10_000 },
-  bitget: { calls: 10, windowMs: 1_000 },
-};
 
 export interface CcxtIngestOptions {
   createClient: ExchangeClientFactory;
@@ -168,7 +132,7 @@ export class CcxtIngest {
     if (symbol === undefined) throw new Error(`${exchange} lists no perpetual ${ticker}`);
     let pacer = this.historyPacers.get(exchange);
     if (!pacer) {
-      const limit = FUNDING_HISTORY_LIMITS[exchange];
+      const limit = venueOf(exchange).funding.historyCalls;
       this.historyPacers.set(exchange, (pacer = new WindowPacer(limit.calls, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.options.clock)));
     }
     const pace = pacer;
@@ -214,7 +178,7 @@ export class CcxtIngest {
       .map((ticker, i) => ({ symbol: symbols.get(`${market}|${ticker}`) ?? '', index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
     this.parkNotTrading(exchange, market, tickers, indexes, markets);
-    const limits = SUBSCRIPTION_LIMITS[exchange];
+    const limits = venueOf(exchange).feeds;
     const pacer = this.dialPacer(exchange);
     chunk(listed, limits.perConnection).forEach((part, i) => {
       const client = this.options.createClient(exchange);
@@ -334,11 +298,11 @@ export class CcxtIngest {
   }
 
   /**
-   * The exchange's one budget of new websocket connections in this worker (DIAL_LIMITS), shared
+   * The exchange's one budget of new websocket connections in this worker (its `feeds.dials`), shared
    * by every socket it opens: the quote feeds' and the depth feeds'. Undefined: no stated limit.
    */
   dialPacer(exchange: ExchangeName): WindowPacer | undefined {
-    const limit = DIAL_LIMITS[exchange];
+    const limit = venueOf(exchange).feeds.dials;
     if (!limit) return undefined;
     let pacer = this.dialPacers.get(exchange);
     if (!pacer) this.dialPacers.set(exchange, (pacer = new WindowPacer(limit.dials, Math.ceil(limit.windowMs * DIAL_WINDOW_MARGIN), this.options.clock)));

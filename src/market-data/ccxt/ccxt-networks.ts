@@ -1,14 +1,15 @@
 import type { Currencies } from 'ccxt';
 import type { CurrencyNetwork } from '../market-data-source.js';
+import { VENUES } from '../../venues/registry.js';
 
 /**
  * Per-currency network states from ccxt's unified currencies. ccxt maps each
  * exchange's network ids to common codes (ERC20, TRC20, BEP20…), which is what lets a buy
  * exchange's withdrawal network be matched with a sell exchange's deposit network.
  * A state ccxt leaves undefined counts as open: an unknown state cannot hold a route back (the `recorders` rule
- * defaults). gate and bitget publish their currencies; binance, bybit and okx only to a signed
- * call, made when their read-only API keys are configured. Without keys ccxt answers those three
- * with `{}`, which (like `undefined`) gives no networks at all, i.e. unknown: the `cost-defaults` rule defaults, estimated.
+ * defaults). Some venues publish their currencies; others only to a signed call (`networks.access`
+ * of the venue's folder), made when their read-only API keys are configured. Without keys ccxt
+ * answers those with `{}`, which (like `undefined`) gives no networks at all, i.e. unknown: the `cost-defaults` rule defaults, estimated.
  */
 export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[] {
   const out: CurrencyNetwork[] = [];
@@ -30,9 +31,9 @@ export function toNetworks(currencies: Currencies | undefined): CurrencyNetwork[
   return out;
 }
 
-// ccxt 4.5.84 keeps each network's contract address only in the venue's own row: binance, bybit
-// and bitget `contractAddress`, gate `addr`, okx `ctAddr` (rules: tickers).
-const CONTRACT_FIELDS = ['contractAddress', 'addr', 'ctAddr'] as const;
+// ccxt 4.5.84 keeps each network's contract address only in the venue's own row, under the
+// field its folder names (`networks.contractField`; rules: tickers).
+const CONTRACT_FIELDS = [...new Set(VENUES.map((v) => v.networks.contractField))];
 
 function contractOf(info: unknown): { contract?: string } {
   if (typeof info !== 'object' || info === null) return {};

@@ -7,6 +7,7 @@ import type { Exchange, MarketInterface, Ticker } from 'ccxt';
 import type { ExchangeCredentials } from '../../config/exchange-credentials.js';
 import { dec, roundFigure } from '../../common/money/money.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
+import { VENUES, venueOf } from '../../venues/registry.js';
 
 /**
  * Builds the ccxt pro client of each exchange, configured for spot + USDT perpetual markets, and
@@ -38,52 +39,46 @@ type ProConstructor = new (config?: Record<string, unknown>) => Exchange;
 export const CCXT_VERSION = '4.5.84';
 
 /**
- * The five pro classes, loaded by file. `import 'ccxt'` evaluates all of its ~110 exchanges:
- * 44 MB of heap and 0.5 s in every ingest worker; the five we use by themselves take 16 MB and
- * 0.2 s (BENCHMARKS.md). ccxt's `exports` map exposes only its root, so the files are
- * reached by path from the package's own folder, and the pinned version is checked: a ccxt
- * upgrade must re-check this layout (js/src/pro/<exchange>.js, default export the class).
+ * The pro classes of the registry's venues, loaded by file. `import 'ccxt'` evaluates all of its
+ * ~110 exchanges: 44 MB of heap and 0.5 s in every ingest worker; the five we used first took
+ * 16 MB and 0.2 s by themselves (BENCHMARKS.md). ccxt's `exports` map exposes only its root, so
+ * the files are reached by path from the package's own folder, and the pinned version is checked:
+ * a ccxt upgrade must re-check this layout (js/src/pro/<id>.js, default export the class).
  */
-async function loadProClasses(): Promise<Readonly<Record<ExchangeName, ProConstructor>>> {
+async function loadProClasses(): Promise<ReadonlyMap<ExchangeName, ProConstructor>> {
   // The CommonJS entry is <root>/dist/ccxt.cjs.
   const root = path.dirname(path.dirname(createRequire(import.meta.url).resolve('ccxt')));
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   if (version !== CCXT_VERSION) throw new Error(`ccxt ${version} is installed; exchange-clients.ts is written for ${CCXT_VERSION}`);
-  const load = async (name: ExchangeName): Promise<ProConstructor> => {
-    const mod = (await import(pathToFileURL(path.join(root, 'js', 'src', 'pro', `${name}.js`)).href)) as { default: ProConstructor };
+  const load = async (id: string): Promise<ProConstructor> => {
+    const mod = (await import(pathToFileURL(path.join(root, 'js', 'src', 'pro', `${id}.js`)).href)) as { default: ProConstructor };
     return mod.default;
   };
-  const [binance, bybit, okx, gate, bitget] = await Promise.all([load('binance'), load('bybit'), load('okx'), load('gate'), load('bitget')]);
-  return { binance, bybit, okx, gate, bitget };
+  return new Map(await Promise.all(VENUES.map(async (v) => [v.name, await load(v.ccxt.id)] as const)));
 }
 
 const PRO_CLASSES = await loadProClasses();
 
-// Only the market types the service uses, so loadMarkets makes the fewest REST calls
-// (docs: /work/shared/notes/ccxt-offline.md). Currencies are not needed for quotes or volumes.
-// binance: `fetchMargins` (on by default) would add two signed sapi margin-pair calls to
-// fetchMarkets and fetchCurrencies as soon as a client holds keys.
-const MARKET_OPTIONS: Readonly<Record<ExchangeName, Record<string, unknown>>> = {
-  binance: { fetchMarkets: { types: ['spot', 'linear'] }, fetchCurrencies: false, fetchMargins: false },
-  bybit: { fetchMarkets: { types: ['spot', 'linear'] } },
-  okx: { fetchMarkets: { types: ['spot', 'swap'] } },
-  gate: { fetchMarkets: { types: ['spot', 'swap'] }, swap: { fetchMarkets: { settlementCurrencies: ['usdt'] } } },
-  bitget: { fetchMarkets: { types: ['spot', 'swap'] } },
-};
+function proClassOf(exchange: ExchangeName): ProConstructor {
+  const Pro = PRO_CLASSES.get(exchange);
+  if (!Pro) throw new Error(`no ccxt class loaded for ${exchange}`);
+  return Pro;
+}
 
 export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClientOptions = {}): Exchange {
-  const Pro = PRO_CLASSES[exchange];
+  const Pro = proClassOf(exchange);
+  const { ccxt } = venueOf(exchange);
+  // Only the market types the service uses, so loadMarkets makes the fewest REST calls;
+  // currencies are not needed for quotes or volumes.
   const config: Record<string, unknown> = {
     enableRateLimit: opts.enableRateLimit ?? opts.simulatorUrl === undefined,
-    options: { ...MARKET_OPTIONS[exchange], defaultType: 'spot' },
+    options: { ...ccxt.options, defaultType: 'spot' },
     has: { fetchCurrencies: false },
   };
   if (opts.credentials !== undefined) {
     const { apiKey, secret, password } = opts.credentials;
     Object.assign(config, password === undefined ? { apiKey, secret } : { apiKey, secret, password });
-    // binance's fetchCurrencies answers {} unless this option is on; `has.fetchCurrencies: false`
-    // above still keeps loadMarkets from calling it.
-    if (exchange === 'binance') config.options = { ...(config.options as object), fetchCurrencies: true };
+    if (ccxt.keyedOptions) config.options = { ...(config.options as object), ...ccxt.keyedOptions };
   }
   const template = defaultsOf(exchange);
   const api = opts.urls === undefined ? template.urls.api : withUrls(template.urls.api, opts.urls);
@@ -126,7 +121,7 @@ const defaults = new Map<ExchangeName, ClientDefaults>();
 function defaultsOf(exchange: ExchangeName): ClientDefaults {
   let found = defaults.get(exchange);
   if (!found) {
-    const template = new PRO_CLASSES[exchange]();
+    const template = new (proClassOf(exchange))();
     found = { urls: template.urls, hostname: template.hostname };
     defaults.set(exchange, found);
   }

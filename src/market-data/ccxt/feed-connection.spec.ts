@@ -85,14 +85,10 @@ describe('FeedConnection', () => {
 
   const sink: QuoteSink = { quote: (...q: Quote) => void quotes.push(q) };
 
-  beforeEach(() => {
-    vi.useFakeTimers({ now: 1_000_000 });
-    client = new FakeClient();
-    quotes = [];
-    events = [];
-    conn = new FeedConnection({
-      id: 'binance:SPOT:0',
-      exchange: 'binance',
+  const open = (exchange: 'binance' | 'okx'): FeedConnection => {
+    const connection = new FeedConnection({
+      id: `${exchange}:SPOT:0`,
+      exchange,
       market: 'SPOT',
       symbols: ['BTC/USDT', 'ETH/USDT', 'SOL/USDT'],
       indexes: [10, 11, 12],
@@ -105,7 +101,16 @@ describe('FeedConnection', () => {
       sink,
       onState: (e) => events.push(e),
     });
-    conn.start();
+    connection.start();
+    return connection;
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    client = new FakeClient();
+    quotes = [];
+    events = [];
+    conn = open('binance');
   });
 
   afterEach(async () => {
@@ -267,14 +272,29 @@ describe('FeedConnection', () => {
     expect(events.find((e) => e.state === 'disconnected')?.reason).toBe('silence');
   });
 
-  it('an upgrade notice (okx 64008) re-dials at once, without the reconnect delay', async () => {
+  const UPGRADE = 'okx {"event":"notice","code":"64008","msg":"The connection will soon be closed for a service upgrade. Please reconnect."}';
+
+  it('an upgrade notice of a venue that announces upgrades (okx 64008) re-dials at once, without the reconnect delay', async () => {
+    await conn.stop();
+    client = new FakeClient();
+    events = [];
+    conn = open('okx');
+    await vi.advanceTimersByTimeAsync(0);
     client.push(['BTC/USDT', 100, 101]);
     await vi.advanceTimersByTimeAsync(0);
-    client.refuse('okx {"event":"notice","code":"64008","msg":"The connection will soon be closed for a service upgrade. Please reconnect."}');
+    client.refuse(UPGRADE);
     await vi.advanceTimersByTimeAsync(0);
     expect(client.dials).toBe(2);
     expect(states()).toEqual(['connecting', 'connected', 'disconnected', 'connecting']);
     expect(events.filter((e) => e.state === 'refused')).toEqual([]);
+  });
+
+  it('the same text on a venue whose folder names no upgrade notice waits for the reconnect delay', async () => {
+    client.push(['BTC/USDT', 100, 101]);
+    await vi.advanceTimersByTimeAsync(0);
+    client.refuse(UPGRADE);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.dials).toBe(1);
   });
 
   it('keeps a connection that keeps sending data', async () => {

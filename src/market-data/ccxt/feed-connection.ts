@@ -1,4 +1,5 @@
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
+import { venueOf } from '../../venues/registry.js';
 import type { Clock } from '../clock.js';
 import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
@@ -84,7 +85,11 @@ export class FeedConnection {
   private readonly active: Set<number>;
   /** A symbol was refused during the session just ended: re-dial at once, without backoff. */
   private refusedInSession = false;
-  /** The venue announced a service upgrade (okx `64008`, "please reconnect"): re-dial at once. */
+  /**
+   * The venue announced a service upgrade (its folder's `feeds.upgradeNotice`), which ccxt raises
+   * as an error on every future of the socket: the old socket still serves until the venue closes
+   * it, so the new one is dialled at once.
+   */
   private noticedInSession = false;
   private wake: (() => void) | null = null;
   private silenceTimer: ReturnType<typeof setTimeout> | null = null;
@@ -169,7 +174,7 @@ export class FeedConnection {
     } catch (err) {
       const reason = this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       if (!this.silenced) this.refuseNamedIn(reason);
-      if (UPGRADE_NOTICE.test(reason)) this.noticedInSession = true;
+      if (venueOf(this.options.exchange).feeds.upgradeNotice?.test(reason) === true) this.noticedInSession = true;
       return reason;
     } finally {
       dialed?.();
@@ -290,13 +295,6 @@ export class FeedConnection {
     this.options.onState({ exchange, market, connectionId, state, at: this.options.clock.now(), reason });
   }
 }
-
-/**
- * okx's notice before a service upgrade (`{"event":"notice","code":"64008",...}`), which ccxt
- * raises as an error on every future of the socket: the old socket still serves until the venue
- * closes it (60 s later), so the new one is dialled at once.
- */
-const UPGRADE_NOTICE = /\b64008\b/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

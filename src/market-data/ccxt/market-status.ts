@@ -1,6 +1,7 @@
 import type { MarketInterface } from 'ccxt';
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import { fromCcxtSymbol } from '../../market-model/ticker.js';
+import { VENUES } from '../../venues/registry.js';
 
 /** A market's trading status as its venue states it: trading, or out of the feeds and why. */
 export type MarketStatus =
@@ -8,19 +9,12 @@ export type MarketStatus =
   | { readonly state: 'halted' | 'delisting' | 'delisted'; readonly reason: string };
 
 // The venues keep halted and delisted markets in their lists with a status; ccxt 4.5.84 folds it
-// into `active` (false) and keeps the venue's row in `info`. binance `status` (spot `HALT`,
-// `BREAK` once delisted; USDⓈ-M `SETTLING`, `CLOSE`), bybit `status` (`Closed`, `Delivering`),
-// okx `state` (`suspend`), gate spot `trade_status` (`untradable`) and futures `status` /
-// `in_delisting`, bitget spot `status` (`halt`, `offline`) and futures `symbolStatus`
-// (`maintain`, `off`) (rules: tickers).
-const STATUS_FIELDS = ['status', 'contractStatus', 'state', 'trade_status', 'symbolStatus'] as const;
-const STATES: Readonly<Record<string, 'halted' | 'delisting' | 'delisted'>> = {
-  HALT: 'halted', SETTLING: 'halted', PENDING_TRADING: 'halted', AUCTION_MATCH: 'halted', suspend: 'halted',
-  untradable: 'halted', halt: 'halted', maintain: 'halted', PreLaunch: 'halted', preopen: 'halted',
-  PRE_DELIVERING: 'delisting', DELIVERING: 'delisting', Delivering: 'delisting', delisting: 'delisting',
-  BREAK: 'delisted', CLOSE: 'delisted', DELIVERED: 'delisted', END_OF_DAY: 'delisted', Closed: 'delisted',
-  offline: 'delisted', off: 'delisted', delisted: 'delisted',
-};
+// into `active` (false) and keeps the venue's row in `info`. Each venue's folder names the fields
+// and values it uses (`status`); a row is read against all of them, so a venue that starts using
+// another venue's word is still understood (rules: tickers).
+const STATUS_FIELDS = [...new Set(VENUES.flatMap((v) => v.status.fields))];
+const STATES: Readonly<Record<string, 'halted' | 'delisting' | 'delisted'>> = Object.fromEntries(VENUES.flatMap((v) => Object.entries(v.status.states)));
+const FLAGS: Readonly<Record<string, 'halted' | 'delisting' | 'delisted'>> = Object.fromEntries(VENUES.flatMap((v) => Object.entries(v.status.flags ?? {})));
 
 /** The status of a loaded market: the venue's own field when it names one, else ccxt's `active`. */
 export function marketStatusOf(m: MarketInterface): MarketStatus {
@@ -30,7 +24,9 @@ export function marketStatusOf(m: MarketInterface): MarketStatus {
     const state = typeof value === 'string' && Object.hasOwn(STATES, value) ? STATES[value] : undefined;
     if (state) return { state, reason: `${state}: ${field} ${String(value)}` };
   }
-  if (info.in_delisting === true) return { state: 'delisting', reason: 'delisting: in_delisting true' };
+  for (const [field, state] of Object.entries(FLAGS)) {
+    if (info[field] === true) return { state, reason: `${state}: ${field} true` };
+  }
   if (m.active === false) return { state: 'halted', reason: 'halted: inactive' };
   return { state: 'trading' };
 }

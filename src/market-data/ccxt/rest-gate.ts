@@ -1,27 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
+import { venueOf } from '../../venues/registry.js';
 
 /** ccxt's classes for a venue's "too many requests" (429, binance's 418 ban, bybit's 403). */
 const RATE_LIMITED = new Set(['RateLimitExceeded', 'DDoSProtection']);
-
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-
-/**
- * How each venue bans a client that calls too often, as the venues state it (docs/venues.md):
- * only binance sends `Retry-After` (on its 429, and on the 418 bans that follow a call made
- * during one, growing from 2 minutes); bybit answers 403 "access too frequent" and wants 10
- * minutes without a call; okx (429 `50011`), gate and bitget (429) say nothing of how long, so
- * the pause is at least their limit's window (okx 2 s, gate 10 s, bitget 1 s per endpoint).
- */
-export const REST_BAN_RULES: Readonly<Record<ExchangeName, { readsRetryAfter: boolean; minPauseMs: number; banMinMs?: number }>> = {
-  binance: { readsRetryAfter: true, minPauseMs: 0, banMinMs: 2 * MINUTE },
-  bybit: { readsRetryAfter: false, minPauseMs: 10 * MINUTE },
-  okx: { readsRetryAfter: false, minPauseMs: 2 * SECOND },
-  gate: { readsRetryAfter: false, minPauseMs: 10 * SECOND },
-  bitget: { readsRetryAfter: false, minPauseMs: SECOND },
-};
 
 export class RestPausedError extends Error {
   constructor(exchange: ExchangeName, readonly untilMs: number, now: number) {
@@ -52,7 +35,7 @@ const MAX_REASON_CHARS = 200;
  * 418 ban and restarts bybit's 10 minutes. The gate sits on the client's `fetch`, so a call ccxt
  * had already queued in its own throttle is stopped too, right before it would be sent. Until
  * the ban ends calls fail at once (callers keep their last values and retry on their own timers).
- * The ban is the venue's rule (REST_BAN_RULES), at least an exponential backoff that grows with
+ * The ban is the venue's rule (its folder's `restBan`: whether it sends Retry-After, its stated quiet time or at least its limit's window), at least an exponential backoff that grows with
  * every consecutive rate-limit answer; `onBan` hears of each ban once, when it starts or grows.
  */
 export class RestGate {
@@ -91,9 +74,9 @@ export class RestGate {
   }
 
   private pause(err: Error, retryAfter: number | undefined): void {
-    const rule = REST_BAN_RULES[this.exchange];
-    // binance's 418 is a ban of at least 2 minutes, whatever Retry-After says. ccxt raises its 429
-    // and its 418 alike (DDoSProtection), so the status in the message tells them apart.
+    const rule = venueOf(this.exchange).restBan;
+    // A ban answer (418) lasts at least `banMinMs`, whatever Retry-After says. ccxt raises a 429
+    // and a 418 alike (DDoSProtection), so the status in the message tells them apart.
     const banned = rule.banMinMs !== undefined && /\b418\b|banned until/i.test(err.message) ? rule.banMinMs : 0;
     const given = rule.readsRetryAfter ? (retryAfter ?? 0) : 0;
     const wait = Math.max(given, banned, rule.minPauseMs, backoffDelay(this.strikes++, this.backoff, this.random));

@@ -4,14 +4,14 @@ import { compactOrderBooks } from '../ccxt/compact-books.js';
 import { deliverInline } from '../ccxt/feed-client.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { DepthClient, DepthClientBook } from './depth-feed.js';
-import { BINANCE_DEPTH_STREAMS, DEPTH_RULES } from './depth-limits.js';
+import { venueOf } from '../../venues/registry.js';
 
-/** Rows a depth book's price index starts with: the deepest channel (bybit's) sends 50 a side. */
+/** Rows a depth book's price index starts with: the deepest channel the venues use sends 50 a side. */
 const DEPTH_BOOK_ROWS = 64;
 
 /**
- * A ccxt pro client as a DepthClient: `watchOrderBook` on the venue's channel (DEPTH_RULES'
- * `limit` selects it), many symbols in one request where ccxt can (`…ForSymbols`), books read
+ * A ccxt pro client as a DepthClient: `watchOrderBook` on the venue's channel (its `depth.limit`
+ * selects it), many symbols in one request where ccxt can (`…ForSymbols`), books read
  * from ccxt's cache as its parser writes them (messages delivered inline, as for the quotes).
  * ccxt dials by itself when a request needs a socket, so each dial first waits for `dialPacer`:
  * the venue counts depth sockets against the same new-connection allowance as the quote feeds'.
@@ -20,8 +20,9 @@ export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPace
   deliverInline(client);
   compactOrderBooks(client, DEPTH_BOOK_ROWS);
   if (dialPacer) paceDials(client, dialPacer);
-  if (exchange === 'binance') {
-    const limits = { spot: BINANCE_DEPTH_STREAMS, future: BINANCE_DEPTH_STREAMS };
+  const rule = venueOf(exchange).depth;
+  if (rule.socketsPerType !== undefined) {
+    const limits = { spot: rule.socketsPerType, future: rule.socketsPerType };
     client.options['streamLimits'] = { ...(client.options['streamLimits'] as object), ...limits };
   }
   // Counted for the ingest stats (book updates are the larger part of a held book's cost). ccxt
@@ -32,9 +33,8 @@ export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPace
     messages++;
     return handle(ws, message);
   };
-  const { limit } = DEPTH_RULES[exchange];
-  // gate has no …ForSymbols; bitget unsubscribes one symbol per call.
-  const manyAtOnce = exchange !== 'gate';
+  const { limit } = rule;
+  const unwatchParams = rule.unwatchNamesLimit ? { limit } : {};
   return {
     get messages() {
       return messages;
@@ -43,16 +43,11 @@ export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPace
       return client.orderbooks as unknown as Record<string, DepthClientBook | undefined>;
     },
     subscribe: (symbols) =>
-      symbols.length === 1 || !manyAtOnce ? Promise.all(symbols.map((s) => client.watchOrderBook(s, limit))) : client.watchOrderBookForSymbols(symbols, limit),
+      symbols.length === 1 || !rule.forSymbols ? Promise.all(symbols.map((s) => client.watchOrderBook(s, limit))) : client.watchOrderBookForSymbols(symbols, limit),
     unsubscribe: (symbols) =>
-      symbols.length === 1 || !manyAtOnce || exchange === 'bitget'
-        ? Promise.all(symbols.map((s) => client.unWatchOrderBook(s, unwatchParams(exchange))))
-        : client.unWatchOrderBookForSymbols(symbols, unwatchParams(exchange)),
+      symbols.length === 1 || !rule.unwatchForSymbols
+        ? Promise.all(symbols.map((s) => client.unWatchOrderBook(s, unwatchParams)))
+        : client.unWatchOrderBookForSymbols(symbols, unwatchParams),
     close: () => client.close(),
   };
-}
-
-/** bybit, gate and bitget name the channel of the unsubscribe by the depth it was subscribed with. */
-function unwatchParams(exchange: ExchangeName): Record<string, unknown> {
-  return exchange === 'bybit' || exchange === 'gate' || exchange === 'bitget' ? { limit: DEPTH_RULES[exchange].limit } : {};
 }

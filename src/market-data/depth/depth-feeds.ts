@@ -6,7 +6,8 @@ import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import { BookBatchWriter } from './book-batch.js';
 import type { BookLevel } from './depth-book.js';
 import { type DepthClient, DepthFeed, type RequestPacer } from './depth-feed.js';
-import { DEPTH_RULES, DEPTH_WINDOW_MARGIN } from './depth-limits.js';
+import { DEPTH_WINDOW_MARGIN } from './depth-limits.js';
+import { venueOf } from '../../venues/registry.js';
 
 /** A book the serving thread wants: its id there, and its ticker. */
 export interface HeldBookEntry {
@@ -113,7 +114,7 @@ export class DepthFeeds {
   private async createSlot(exchange: ExchangeName, market: Market): Promise<FeedSlot> {
     // One client per market type: binance's `BTCUSDT` is spot and perpetual.
     const client = await this.options.createClient(exchange, market);
-    const rule = DEPTH_RULES[exchange];
+    const rule = venueOf(exchange).depth;
     const pacers: RequestPacer[] = [new WindowPacer(rule.perSecond, Math.ceil(1000 * DEPTH_WINDOW_MARGIN), this.options.clock)];
     if (rule.perHour !== null) pacers.push(new WindowPacer(rule.perHour, Math.ceil(3_600_000 * DEPTH_WINDOW_MARGIN), this.options.clock));
     const feed = new DepthFeed({

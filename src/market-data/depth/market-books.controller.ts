@@ -4,8 +4,9 @@ import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { BOOK_400, BOOK_NOT_HELD } from './book-query.js';
 import { DepthService } from './depth.service.js';
 import { MarketBookDto, MarketBookQueryDto } from './dto/market-book.dto.js';
+import { EXCHANGE_LIST } from '../../market-model/exchanges.js';
 
-const EXCHANGES_400 = 'exchange must be one of binance, bybit, okx, gate, bitget';
+const EXCHANGES_400 = `exchange must be one of ${EXCHANGE_LIST}`;
 
 @ApiTags('market')
 @Controller('v1/market')

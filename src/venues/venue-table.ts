@@ -1,0 +1,54 @@
+import { VENUES } from './registry.js';
+import type { FundingIntervalSource, VenueDescriptor } from './venue.js';
+
+/**
+ * The table of docs/venues.md "The venues at a glance", written from the registry so the page
+ * cannot drift from the code: `npm run openapi` fills it and its `--check` (CI) fails on a
+ * difference.
+ */
+export function renderVenueTable(venues: readonly VenueDescriptor[] = VENUES): string {
+  const header = [
+    '| venue | ccxt class | quote sockets (EXCHANGE_URLS keys) spot / perpetual | symbols per connection / per subscribe | new connections | books: ccxt depth, requests a second / an hour | funding interval from | funding history: paging, calls | REST ban | currency networks |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  return [...header, ...venues.map(row)].join('\n');
+}
+
+function row(v: VenueDescriptor): string {
+  const cells = [
+    `**${v.name}**`,
+    `\`${v.ccxt.id}\``,
+    `\`${v.endpoints.quotes.SPOT}\` / \`${v.endpoints.quotes.FUTURES}\``,
+    `${v.feeds.perConnection} / ${v.feeds.perSubscribe}`,
+    v.feeds.dials === null ? 'no stated cap' : `${v.feeds.dials.dials} per ${duration(v.feeds.dials.windowMs)}`,
+    `${v.depth.limit}, ${v.depth.perSecond} / ${v.depth.perHour ?? '–'}`,
+    intervalSource(v.funding.interval),
+    `${v.funding.history.kind} (${v.funding.history.size}), ${v.funding.historyCalls.calls} per ${duration(v.funding.historyCalls.windowMs)}`,
+    restBan(v),
+    v.networks.access === 'public' ? 'public' : 'signed call (read-only keys)',
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function intervalSource(source: FundingIntervalSource): string {
+  switch (source.kind) {
+    case 'intervals-call':
+      return `fetchFundingIntervals${source.defaultHours === undefined ? '' : `, else ${source.defaultHours} h`}`;
+    case 'instrument-minutes':
+      return 'instrument row (minutes)';
+    case 'rate':
+      return 'the rate answer';
+  }
+}
+
+function restBan(v: VenueDescriptor): string {
+  const parts = [v.restBan.readsRetryAfter ? 'Retry-After' : 'no Retry-After', `at least ${duration(v.restBan.minPauseMs)}`];
+  if (v.restBan.banMinMs !== undefined) parts.push(`418 ≥ ${duration(v.restBan.banMinMs)}`);
+  return parts.join(', ');
+}
+
+function duration(ms: number): string {
+  if (ms === 0) return '0 s';
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}
