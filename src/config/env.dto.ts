@@ -87,7 +87,7 @@ export class EnvDto {
   ENABLED_WEBSOCKET: string = '0';
 
   @IsOptional()
-  @IsExchangeList({ message: `EXCHANGES must be a comma list of ${EXCHANGE_LIST}` })
+  @IsExchangeList({ message: `EXCHANGES must be all or a comma list of ${EXCHANGE_LIST}` })
   EXCHANGES?: string = undefined;
 
   @IsOptional()

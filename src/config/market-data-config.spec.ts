@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { InvalidEnvironmentError, toAppConfig, validateEnv } from './validate-env.js';
+import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 
 describe('market-data config: INGEST_WORKERS', () => {
   it('defaults to one worker per spare core, at least one', () => {
@@ -48,5 +49,26 @@ describe('market-data config: order-book depth', () => {
     expect(toAppConfig(validateEnv({ SYMBOL_DENYLIST: 'pepe,gate:FLOKI-USDT' })).marketData.denylist)
       .toEqual([{ symbol: 'PEPE' }, { exchange: 'gate', symbol: 'FLOKI-USDT' }]);
     expect(() => validateEnv({ SYMBOL_DENYLIST: 'PEPE,kraken:BTC' })).toThrow('SYMBOL_DENYLIST: "kraken:BTC" names no known exchange');
+  });
+});
+
+describe('market-data config: EXCHANGES', () => {
+  const exchanges = (env: Record<string, string>): readonly string[] => toAppConfig(validateEnv(env)).marketData.exchanges;
+
+  it('unset: the venues watched by default (the five of the API contract)', () => {
+    expect(exchanges({})).toEqual(['binance', 'bybit', 'okx', 'gate', 'bitget']);
+  });
+
+  it('all (any case): every venue of the registry, in its order', () => {
+    expect(exchanges({ EXCHANGES: 'all' })).toEqual([...EXCHANGE_NAMES]);
+    expect(exchanges({ EXCHANGES: ' ALL ' })).toEqual([...EXCHANGE_NAMES]);
+  });
+
+  it('a list: those venues, each once, any case', () => {
+    expect(exchanges({ EXCHANGES: 'OKX, gate,okx' })).toEqual(['okx', 'gate']);
+  });
+
+  it.each(['kraken', 'all,okx', 'binance;okx'])('EXCHANGES=%j is refused naming the choices', (value) => {
+    expect(() => validateEnv({ EXCHANGES: value })).toThrow(`EXCHANGES must be all or a comma list of ${EXCHANGE_NAMES.join(', ')}`);
   });
 });

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, EXCHANGE_NAMES, type ExchangeName, parseExchangeName } from '../market-model/exchanges.js';
 import { toCanonicalTicker } from '../market-model/ticker.js';
 import { type ExchangeUrlOverrides, toExchangeUrls } from './exchange-urls.js';
 import { type DenyEntry, parseDenylist } from '../market-model/symbol-denylist.js';
@@ -82,6 +82,7 @@ const splitList = (value: string): string[] =>
 
 export function isExchangeList(value: unknown): boolean {
   if (typeof value !== 'string') return false;
+  if (value.trim().toLowerCase() === ALL_EXCHANGES) return true;
   const names = splitList(value);
   return names.length > 0 && names.every((name) => parseExchangeName(name) !== null);
 }
@@ -99,10 +100,18 @@ export const IsExchangeList = (options?: ValidationOptions): PropertyDecorator =
 export const IsSymbolList = (options?: ValidationOptions): PropertyDecorator =>
   ValidateBy({ name: 'isSymbolList', validator: { validate: isSymbolList } }, options);
 
+/** EXCHANGES's word for every supported venue. */
+const ALL_EXCHANGES = 'all';
+
+/** Unset: the default venues; `all`: every venue of the registry; else the venues named, each once. */
+function exchangesOf(raw: string | undefined): ExchangeName[] {
+  if (!raw) return [...DEFAULT_EXCHANGES];
+  if (raw.trim().toLowerCase() === ALL_EXCHANGES) return [...EXCHANGE_NAMES];
+  return [...new Set(splitList(raw).map((name) => parseExchangeName(name) as ExchangeName))];
+}
+
 export function toMarketDataConfig(env: MarketDataEnv): MarketDataConfig {
-  const exchanges = env.EXCHANGES
-    ? [...new Set(splitList(env.EXCHANGES).map((name) => parseExchangeName(name) as ExchangeName))]
-    : [...EXCHANGE_NAMES];
+  const exchanges = exchangesOf(env.EXCHANGES);
   const symbols =
     env.SYMBOLS.trim().toLowerCase() === 'auto'
       ? 'auto'

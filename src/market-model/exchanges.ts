@@ -1,7 +1,7 @@
-import { EXCHANGE_NAMES, type ExchangeName, FIRST_EXCHANGE } from '../venues/registry.js';
+import { DEFAULT_EXCHANGES, EXCHANGE_NAMES, type ExchangeName, FIRST_EXCHANGE } from '../venues/registry.js';
 
 /** The supported exchanges, by the service's own names, in the registry's order (rules: tickers). */
-export { EXCHANGE_NAMES, type ExchangeName, FIRST_EXCHANGE };
+export { DEFAULT_EXCHANGES, EXCHANGE_NAMES, type ExchangeName, FIRST_EXCHANGE };
 
 /** The names as messages list them: `binance, bybit, …`. */
 export const EXCHANGE_LIST = EXCHANGE_NAMES.join(', ');

@@ -15,6 +15,9 @@ export type ExchangeName = (typeof VENUES)[number]['name'];
 
 export const EXCHANGE_NAMES: readonly ExchangeName[] = VENUES.map((v) => v.name);
 
+/** The venues watched when EXCHANGES is unset. */
+export const DEFAULT_EXCHANGES: readonly ExchangeName[] = VENUES.filter((v) => v.watchedByDefault).map((v) => v.name);
+
 /** The first venue of the registry: what a choice left open defaults to. */
 export const FIRST_EXCHANGE: ExchangeName = VENUES[0].name;
 

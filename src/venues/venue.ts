@@ -143,6 +143,11 @@ export interface VenueStatus {
 export interface VenueDescriptor<N extends string = string> {
   /** The service's own name of the venue (EXCHANGES, the API's `exchange`). */
   readonly name: N;
+  /**
+   * Watched when EXCHANGES is unset: the five the API's contract started with. A venue added later
+   * is watched when EXCHANGES names it or says `all`.
+   */
+  readonly watchedByDefault: boolean;
   readonly ccxt: VenueCcxt;
   readonly feeds: VenueFeeds;
   readonly depth: VenueDepth;

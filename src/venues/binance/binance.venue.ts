@@ -6,6 +6,7 @@ const MINUTE = 60 * SECOND;
 /** binance: spot and USDⓈ-M perpetuals (docs/venues.md "binance"). */
 export const binance = defineVenue({
   name: 'binance',
+  watchedByDefault: true,
   ccxt: {
     id: 'binance',
     // `fetchMargins` (on by default) would add two signed sapi margin-pair calls to fetchMarkets

@@ -6,6 +6,7 @@ const MINUTE = 60 * SECOND;
 /** bitget: spot and USDT-FUTURES perpetuals, one socket for both (docs/venues.md "bitget"). */
 export const bitget = defineVenue({
   name: 'bitget',
+  watchedByDefault: true,
   ccxt: { id: 'bitget', options: { fetchMarkets: { types: ['spot', 'swap'] } } },
   // Fewer than 50 channels per connection advised.
   feeds: { perConnection: 50, perSubscribe: 50, dials: { dials: 300, windowMs: 5 * MINUTE } },

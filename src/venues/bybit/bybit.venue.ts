@@ -6,6 +6,7 @@ const MINUTE = 60 * SECOND;
 /** bybit: spot and linear (USDT) perpetuals (docs/venues.md "bybit"). */
 export const bybit = defineVenue({
   name: 'bybit',
+  watchedByDefault: true,
   ccxt: { id: 'bybit', options: { fetchMarkets: { types: ['spot', 'linear'] } } },
   // spot takes at most 10 args per subscribe request, any number of requests per connection.
   feeds: { perConnection: 100, perSubscribe: 10, dials: { dials: 500, windowMs: 5 * MINUTE } },

@@ -5,6 +5,7 @@ const SECOND = 1_000;
 /** gate: spot and USDT-settled perpetuals (docs/venues.md "gate"). */
 export const gate = defineVenue({
   name: 'gate',
+  watchedByDefault: true,
   ccxt: {
     id: 'gate',
     options: { fetchMarkets: { types: ['spot', 'swap'] }, swap: { fetchMarkets: { settlementCurrencies: ['usdt'] } } },

@@ -5,6 +5,7 @@ const SECOND = 1_000;
 /** okx: spot and USDT swaps, one socket for both (docs/venues.md "okx"). */
 export const okx = defineVenue({
   name: 'okx',
+  watchedByDefault: true,
   ccxt: { id: 'okx', options: { fetchMarkets: { types: ['spot', 'swap'] } } },
   // 3 new connections per second; `64008` is its notice before a service upgrade, raised by ccxt
   // as an error on every future of the socket: the old socket serves until okx closes it 60 s later.
