@@ -1,9 +1,9 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { deltaWithin, type Level } from '../depth-book.js';
-import { toContracts, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
-import { levelFormat, rows, type LevelFormat } from './depth-levels.js';
-import { listedTickerFromId, ok, stringList, type DepthFrame, type RestReply, type RestRequest, type Subscription } from './protocol.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { deltaWithin, type Level } from '../../depth-book.js';
+import { toContracts, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
+import { levelFormat, rows, type LevelFormat } from '../depth-levels.js';
+import { listedTickerFromId, ok, stringList, type DepthFrame, type RestReply, type RestRequest, type Subscription } from '../protocol.js';
 
 /**
  * Gate's depth channels. ccxt 4.5.84's watchOrderBook uses `spot.obu` (payload

@@ -1,8 +1,8 @@
-import { deltaWithin, type Level } from '../depth-book.js';
-import { toContracts } from '../instruments.js';
-import type { MarketState } from '../market-state.js';
-import { bookChecksum, levelFormat, rows, type LevelFormat } from './depth-levels.js';
-import type { DepthFrame, Subscription } from './protocol.js';
+import { deltaWithin, type Level } from '../../depth-book.js';
+import { toContracts } from '../../instruments.js';
+import type { MarketState } from '../../market-state.js';
+import { bookChecksum, levelFormat, rows, type LevelFormat } from '../depth-levels.js';
+import type { DepthFrame, Subscription } from '../protocol.js';
 
 /** OKX's public depth channels: `books` (400 levels, snapshot then updates) and `books5` (snapshot each push). */
 export const OKX_DEPTH_CHANNELS: Readonly<Record<string, number>> = { books: 400, books5: 5 };
