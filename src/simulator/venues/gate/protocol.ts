@@ -15,7 +15,7 @@ import { STATUS } from './listing.js';
  * Gate v4: REST on api.gateio.ws/api/v4 (spot and futures/usdt), websockets on
  * api.gateio.ws/ws/v4/ (spot) and fx-ws.gateio.ws/v4/ws/usdt (perpetuals). Ids are `BTC_USDT`;
  * perpetuals trade in contracts of `quanto_multiplier` base units. Bid/ask is
- * `spot.book_ticker` / `futures.book_ticker`, depth in gate-depth.ts; keepalive is the protocol ping, answered by the hub.
+ * `spot.book_ticker` / `futures.book_ticker`, depth in depth.ts; keepalive is the protocol ping, answered by the hub.
  */
 const CONTRACT_MAX_USD = 10;
 const API = '/api/v4';

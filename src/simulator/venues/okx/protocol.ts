@@ -15,7 +15,7 @@ import { STATUS } from './listing.js';
 /**
  * OKX v5: REST on www.okx.com/api/v5, websockets on ws.okx.com:8443/ws/v5/public. Spot ids are
  * `BTC-USDT`, perpetuals `BTC-USDT-SWAP`, traded in contracts of `ctVal` base units (book sizes
- * are contracts too). Bid/ask is the `bbo-tbt` channel, depth `books` and `books5` (okx-depth.ts); keepalive is text `ping` → `pong`.
+ * are contracts too). Bid/ask is the `bbo-tbt` channel, depth `books` and `books5` (depth.ts); keepalive is text `ping` → `pong`.
  * Networks come from the signed /api/v5/asset/currencies (API key in `OK-ACCESS-KEY`).
  */
 const CONTRACT_MAX_USD = 1_000;
