@@ -1,6 +1,6 @@
 import type { MarketState } from '../../market-state.js';
 import { historyOf, intParam, limitOf } from '../funding-history.js';
-import { type FundingFields, type VenuePerpetuals } from '../funding-rest.js';
+import type { FundingFields, VenuePerpetuals } from '../funding-rest.js';
 import { venueTicker } from '../lots.js';
 import { ok, type RestReply, type RestRequest } from '../protocol.js';
 import { LOTS } from './listing.js';
