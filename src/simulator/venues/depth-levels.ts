@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { BookDelta, Level } from '../depth-book.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
-import { lotOf, NO_LOTS, venueInstrument, type VenueLots } from './lots.js';
+import { lotOf, venueInstrument, type VenueLots } from './lots.js';
 
 /** How one venue writes a market's levels: its tick for prices, its unit (base, lots or contracts) for sizes. */
 export interface LevelFormat {
@@ -26,7 +26,7 @@ export function rows(levels: readonly Level[], format: LevelFormat, depth = Numb
  * sizes ÷ it; elsewhere the unit tick and base sizes. `size` overrides the size unit (contracts).
  */
 export function levelFormat(
-  q: SimQuote, state: MarketState, size?: (baseQty: number, i: Instrument) => string, lots: VenueLots = NO_LOTS,
+  q: SimQuote, state: MarketState, lots: VenueLots, size?: (baseQty: number, i: Instrument) => string,
 ): LevelFormat {
   const unit = state.instrument(q.ticker);
   const lot = lotOf(lots, q.market, q.ticker);

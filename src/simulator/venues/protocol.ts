@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import type { BookDelta, BookView } from '../depth-book.js';
 import type { MarketState, SimQuote } from '../market-state.js';
-import { assetOfBase, NO_LOTS, type VenueLots } from './lots.js';
+import { assetOfBase, type VenueLots } from './lots.js';
 
 /** A REST call as it reaches the simulator: `/<original-host>/<original-path>?query`. */
 export interface RestRequest {
@@ -92,7 +92,7 @@ export function ok(body: unknown): RestReply {
 }
 
 /** Canonical ticker from an exchange market id such as `BTCUSDT`, `btcusdt` or `BTC_USDT`. */
-export function tickerFromId(id: string, state: MarketState, lots: VenueLots = NO_LOTS): string | undefined {
+export function tickerFromId(id: string, state: MarketState, lots: VenueLots): string | undefined {
   const compact = id.toUpperCase().replace(/[-_]/g, '');
   if (!compact.endsWith('USDT')) return undefined;
   // The venue's lot names (`1000PEPEUSDT`) stand for the asset the simulator prices per unit.
@@ -102,7 +102,7 @@ export function tickerFromId(id: string, state: MarketState, lots: VenueLots = N
 
 /** As tickerFromId, but only for a market the exchange still lists (a delisted one is unknown). */
 export function listedTickerFromId(
-  id: string, state: MarketState, exchange: ExchangeName, market: Market, lots: VenueLots = NO_LOTS,
+  id: string, state: MarketState, exchange: ExchangeName, market: Market, lots: VenueLots,
 ): string | undefined {
   const ticker = tickerFromId(id, state, lots);
   return ticker !== undefined && state.isListed(exchange, market, ticker) ? ticker : undefined;

@@ -161,12 +161,12 @@ function subscribe(session: WsSession, msg: Record<string, unknown>, state: Mark
 
 /** REST depth snapshot (`/api/v3/depth`, `/fapi/v1/depth`): top `limit` levels and the update id diffs continue from. */
 function depthSnapshot(req: RestRequest, state: MarketState, market: Market): RestReply {
-  const ticker = tickerFromId(req.query.get('symbol') ?? '', state);
+  const ticker = tickerFromId(req.query.get('symbol') ?? '', state, LOTS);
   const quote = ticker ? state.get('binance', market, ticker) : undefined;
   const book = quote ? state.book(quote) : undefined;
   if (!quote || !book) return { status: 400, body: { code: -1121, msg: 'Invalid symbol.' } };
   const limit = Math.min(Number(req.query.get('limit') ?? (market === 'SPOT' ? 100 : 500)) || 100, market === 'SPOT' ? 5000 : 1000);
-  const format = levelFormat(quote, state, undefined, LOTS);
+  const format = levelFormat(quote, state, LOTS);
   const sides = { lastUpdateId: book.id, bids: rows(scaled(LOTS, quote, book.bids), format, limit), asks: rows(scaled(LOTS, quote, book.asks), format, limit) };
   const now = Date.now();
   return ok(market === 'SPOT' ? sides : { ...sides, E: now, T: now });
@@ -174,7 +174,7 @@ function depthSnapshot(req: RestRequest, state: MarketState, market: Market): Re
 
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string | undefined {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state, undefined, LOTS);
+  const format = levelFormat(quote, state, LOTS);
   const partial = DEPTH_STREAM.exec(sub.depth ?? '')?.[1];
   const s = idOf(venueQuote(LOTS, quote).ticker);
   const now = Date.now();

@@ -5,6 +5,7 @@ import {
   objectList, ok, parseJsonObject, tickerFromId,
   type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
 } from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
 import { bookChecksum, levelFormat, rows } from '../depth-levels.js';
 import { fundingFields, fundingRows } from '../funding-rest.js';
 import { PERPETUALS, bitgetCurrentFundRate, bitgetFundingHistory } from './funding.js';
@@ -120,14 +121,14 @@ function subscriptionOf(arg: Record<string, unknown>, state: MarketState): Subsc
   if ((channel !== 'ticker' && !(channel in DEPTH_CHANNELS)) || typeof arg.instId !== 'string') return undefined;
   const instType = typeof arg.instType === 'string' ? arg.instType.toUpperCase() : '';
   const market: Market | undefined = instType === 'SPOT' ? 'SPOT' : instType === PERP_INST_TYPE ? 'FUTURES' : undefined;
-  const ticker = tickerFromId(arg.instId, state);
+  const ticker = tickerFromId(arg.instId, state, NO_LOTS);
   if (!market || !ticker || !state.isListed('bitget', market, ticker)) return undefined;
   return channel === 'ticker' ? { market, ticker } : { market, ticker, depth: channel };
 }
 
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state);
+  const format = levelFormat(quote, state, NO_LOTS);
   const channel = sub.depth ?? 'books';
   const bids = rows(book.bids, format, DEPTH_CHANNELS[channel]);
   const asks = rows(book.asks, format, DEPTH_CHANNELS[channel]);

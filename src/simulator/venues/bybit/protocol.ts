@@ -159,7 +159,7 @@ const DEPTHS = ['50', '200', '1000'];
 /** `orderbook.<depth>.<id>`: the snapshot on subscribe, then deltas (`u` the update id, `seq` the cross sequence). */
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state, undefined, LOTS);
+  const format = levelFormat(quote, state, LOTS);
   const depth = Number(sub.depth?.split('.')[1] ?? 50);
   const id = idOf(venueQuote(LOTS, quote).ticker);
   const now = Date.now();

@@ -5,6 +5,7 @@ import {
   listedTickerFromId, ok, parseJsonObject, stringList,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
 } from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
 import { fundingFields } from '../funding-rest.js';
 import { PERPETUALS, gateFundingMembers, gateFundingHistory } from './funding.js';
 import { gateDepthSubscription, gateOrderBook, renderGateDepth } from './depth.js';
@@ -146,10 +147,10 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   }
   const ids = stringList(msg.payload);
   const subs = ids.flatMap((id) => {
-    const ticker = listedTickerFromId(id, state, 'gate', market);
+    const ticker = listedTickerFromId(id, state, 'gate', market, NO_LOTS);
     return ticker ? [{ market, ticker }] : [];
   });
-  const unknown = subscribing ? ids.find((id) => listedTickerFromId(id, state, 'gate', market) === undefined) : undefined;
+  const unknown = subscribing ? ids.find((id) => listedTickerFromId(id, state, 'gate', market, NO_LOTS) === undefined) : undefined;
   if (unknown !== undefined) {
     const kind = market === 'FUTURES' ? 'contract' : 'currency pair';
     session.reply({ ...base, error: { code: 2, message: `unknown ${kind} ${unknown}` }, result: null });
