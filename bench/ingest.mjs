@@ -135,7 +135,7 @@ function startBenchService(env) {
  */
 async function ccxtReference(simUrl, bases, { interleaved = true } = {}) {
   const { createExchangeClient } = await load('market-data/ccxt/exchange-clients.js');
-  const { EXCHANGE_PROTOCOLS } = await load('simulator/exchanges/index.js');
+  const { EXCHANGE_PROTOCOLS } = await load('simulator/venues/index.js');
   const { MarketState } = await load('simulator/market-state.js');
   const state = new MarketState(bases);
   const combos = [];

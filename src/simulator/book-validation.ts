@@ -4,7 +4,7 @@ import type { ExchangeName, Market } from '../market-model/exchanges.js';
 import type { Level } from './depth-book.js';
 import type { BookUpdate } from './market-state.js';
 
-/** Levels one side of a book set through the control API may hold (okx's deepest public channel). */
+/** Levels one side of a book set through the control API may hold (the deepest public channel a venue serves). */
 export const BOOK_LEVELS_MAX = 400;
 /** Books one `PUT /_sim/books` may set. */
 export const BOOKS_PER_REQUEST_MAX = 100;

@@ -13,7 +13,7 @@ export class ConnectionGuard {
   private readonly sentAt: number[] = [];
   private readonly subscribesAt: number[] = [];
   private lastClientPingAt: number;
-  /** The text `ping` alone (bitget's idle rule counts nothing else). */
+  /** The text `ping` alone (an idle rule of `text-ping` counts nothing else). */
   private lastTextPingAt: number;
   private subscribed = false;
   private lastPushAt: number;
@@ -86,7 +86,7 @@ export class ConnectionGuard {
     return true;
   }
 
-  /** Data was pushed on this connection (okx and bybit count it against their idle rule). */
+  /** Data was pushed on this connection (an idle rule of `ping-or-data` counts it). */
   pushed(): void {
     this.lastPushAt = this.now();
   }
@@ -109,7 +109,7 @@ export class ConnectionGuard {
     return this.admitHourly(raw);
   }
 
-  /** The venue's subscribe requests per hour on one connection (okx counts unsubscribes too). */
+  /** The venue's subscribe requests per hour on one connection (unsubscribes too where the venue counts them). */
   private admitHourly(raw: Record<string, unknown>): boolean {
     const perHour = this.strict.limits(this.exchange).subscribesPerHour;
     if (perHour === null) return true;
@@ -130,8 +130,9 @@ export class ConnectionGuard {
     this.strict.record(this.exchange, kind, detail);
     const rule = this.strict.limits(this.exchange).overLimit;
     if (kind === 'frame-size') {
-      // okx (the one venue with a frame cap) refuses the request and keeps the connection *(simulated code)*.
-      if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify({ event: 'error', code: '60012', msg: `Illegal request: ${limit}`, connId: 'sim' }));
+      // A venue with a frame cap refuses the request and keeps the connection.
+      const refusal = this.strict.limits(this.exchange).frameRefusal;
+      if (refusal && this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(refusal(limit)));
     } else if (rule.kind === 'close') {
       this.close(rule.code, rule.reason);
     } else {
@@ -167,7 +168,7 @@ export class ConnectionGuard {
     this.pingSentAt ??= now;
   }
 
-  /** okx: a connection that has not subscribed within its time is dropped. */
+  /** A connection that has not subscribed within the venue's time is dropped. */
   private checkSubscribed(withinMs: number): void {
     if (this.subscribed || this.closed) return;
     this.strict.record(this.exchange, 'no-subscription', `no subscription within ${withinMs} ms of connecting`);

@@ -2,17 +2,21 @@ import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js'
 import {
   validateDrop, validateFault, validateLoad, validatePause, validateQuotes, validateWalk, type Validated,
 } from './control-validation.js';
-import { baseOf } from './exchanges/protocol.js';
-import { nextFundingTimeOf } from './funding-state.js';
 import { validateFunding } from './funding-validation.js';
 import { validateNetworks } from './network-state.js';
 import { validateBookQuery, validateBooks } from './book-validation.js';
 import { validateDelist, validateMaintenance, validateRestLimit, validateStrict, validateUpgrade } from './strict-validation.js';
 import { validateHalt, validateRestore } from './status-validation.js';
 import type { MarketState } from './market-state.js';
+import { nextFundingTimeOf } from './venues/funding-rest.js';
+import { simVenueOf, SIM_VENUES } from './venues/index.js';
+import { baseOf } from './venues/protocol.js';
 import type { LoadGenerator } from './load-generator.js';
 import type { RandomWalk } from './random-walk.js';
 import type { WsHub } from './ws-hub.js';
+
+/** The venues that announce a service upgrade before closing their sockets. */
+const ANNOUNCE_UPGRADES: readonly ExchangeName[] = SIM_VENUES.filter((v) => v.upgrade !== null).map((v) => v.name);
 
 export interface ControlReply {
   status: number;
@@ -143,8 +147,8 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       return { exchange, nextCallLimited: true };
     }),
   'POST /_sim/upgrade': (deps, body) =>
-    unwrap(validateUpgrade(body, (e) => deps.hub.strict.limits(e).upgradeNoticeMs !== null), ({ exchange, noticeMs }) => {
-      const closesInMs = noticeMs ?? deps.hub.strict.scaled(deps.hub.strict.limits(exchange).upgradeNoticeMs ?? 0);
+    unwrap(validateUpgrade(body, ANNOUNCE_UPGRADES), ({ exchange, noticeMs }) => {
+      const closesInMs = noticeMs ?? deps.hub.strict.scaled(simVenueOf(exchange).upgrade?.noticeMs ?? 0);
       return { exchange, notified: deps.hub.announceUpgrade(exchange, closesInMs), closesInMs };
     }),
   'GET /_sim/rest-calls': (deps) => ({ status: 200, body: deps.hub.strict.restCallTimes() }),

@@ -19,7 +19,7 @@ export interface BookView extends BookLevels {
 
 /**
  * The changes between two published versions of a book, as diff channels send them: every level
- * whose quantity changed, a removed level with quantity 0, ids `first`..`last` (binance U..u).
+ * whose quantity changed, a removed level with quantity 0, ids `first`..`last` (a diff's first and last update ids).
  */
 export interface BookDelta {
   first: number;
@@ -45,7 +45,7 @@ export function deltaWithin(delta: BookDelta, now: BookLevels, depth: number): {
   return { bids: side(delta.before.bids, now.bids, -1), asks: side(delta.before.asks, now.asks, 1) };
 }
 
-/** Levels a side of every generated book; the deepest channel served (okx `books`) shows them all. */
+/** Levels a side of every generated book; the deepest channel served (400 levels) shows them all. */
 export const GENERATED_LEVELS = 50;
 /** Each level further from the top holds this share of the one before it. */
 export const LEVEL_DECAY = 0.95;

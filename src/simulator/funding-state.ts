@@ -1,8 +1,7 @@
 import { EXCHANGE_NAMES, type ExchangeName } from '../market-model/exchanges.js';
 import type { Instrument } from './instruments.js';
 import { FundingLedger, type SimSettlement } from './funding-ledger.js';
-
-const HOUR_MS = 3_600_000;
+import { simVenueOf } from './venues/index.js';
 
 /**
  * Funding of one simulated perpetual. `intervalHours` null: the exchange states no interval for
@@ -37,10 +36,10 @@ function hashOf(text: string): number {
 }
 
 // Most perpetuals pay every 8 h; venues move volatile contracts to 4 h or 1 h. BTC and ETH stay
-// on 8 h everywhere, as on the real venues. Gate and okx rarely use 1 h.
+// on 8 h everywhere, as on the real venues. Some venues rarely use 1 h (`funding.someHourly`).
 function defaultIntervalHours(exchange: ExchangeName, base: string, hash: number): number {
   if (base === 'BTC' || base === 'ETH') return 8;
-  const oneHour = exchange === 'bybit' || exchange === 'bitget' || exchange === 'binance' ? hash % 7 === 0 : false;
+  const oneHour = simVenueOf(exchange).funding.someHourly ? hash % 7 === 0 : false;
   if (oneHour) return 1;
   return hash % 3 === 0 ? 4 : 8;
 }
@@ -121,16 +120,4 @@ export class FundingBook {
   list(exchange?: ExchangeName): SimFunding[] {
     return [...this.entries.values()].filter((f) => exchange === undefined || f.exchange === exchange);
   }
-}
-
-/** Unix ms of the next payment as the exchange would announce it, or null. */
-export function nextFundingTimeOf(f: SimFunding, now = Date.now()): number | null {
-  if (f.nextFundingTime !== 'schedule') return f.nextFundingTime;
-  const intervalMs = (f.intervalHours ?? 8) * HOUR_MS;
-  return Math.floor(now / intervalMs) * intervalMs + intervalMs;
-}
-
-/** Rates as exchanges print them: plain decimals, no exponent. */
-export function formatRate(rate: number): string {
-  return rate.toFixed(8).replace(/0+$/, '').replace(/\.$/, '');
 }

@@ -91,7 +91,7 @@ function referenceFor(base: string): Reference {
 }
 
 function lotStepFor(mid: number): number {
-  // About one dollar or less per step, as on binance (BTC 0.00001, ETH 0.0001, DOGE 1).
+  // About one dollar or less per step, as the venues list them (BTC 0.00001, ETH 0.0001, DOGE 1).
   const exponent = Math.ceil(Math.log10(1 / mid));
   return exponent > 0 ? 1 : 10 ** exponent;
 }
@@ -111,9 +111,9 @@ export function buildInstrument(base: string): Instrument {
 }
 
 /**
- * Contract size of a USDT perpetual on venues that trade in contracts (okx `ctVal`, gate
- * `quanto_multiplier`): the power of ten worth at most `maxUsd` per contract (okx: 1000 gives
- * BTC 0.01, ETH 0.1, DOGE 1000, as listed there).
+ * Contract size of a USDT perpetual on venues that trade in contracts (`ctVal`,
+ * `quanto_multiplier`): the power of ten worth at most `maxUsd` per contract (1000 gives BTC
+ * 0.01, ETH 0.1, DOGE 1000).
  */
 export function contractSizeFor(instrument: Instrument, maxUsd: number): number {
   const size = 10 ** Math.floor(Math.log10(maxUsd / instrument.mid));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { binanceProtocol } from './exchanges/binance.js';
-import { gateProtocol } from './exchanges/gate.js';
-import { okxProtocol } from './exchanges/okx.js';
+import { binanceProtocol } from './venues/binance/protocol.js';
+import { gateProtocol } from './venues/gate/protocol.js';
+import { okxProtocol } from './venues/okx/protocol.js';
 import { FrameTemplate, LoadGenerator, type LoadTarget, templatesOf } from './load-generator.js';
 import { MarketState } from './market-state.js';
 

@@ -1,7 +1,7 @@
 import type { Market } from '../market-model/exchanges.js';
-import type { ExchangeProtocol } from './exchanges/protocol.js';
 import { roundToStep } from './instruments.js';
 import type { MarketState, SimQuote } from './market-state.js';
+import type { ExchangeProtocol } from './venues/protocol.js';
 
 /** A placeholder time no real message carries (year 2216): rendered once, then replaced per send. */
 const STAMP_MS = 7_777_777_777_777;
@@ -10,7 +10,7 @@ const STAMP_S = String(Math.floor(STAMP_MS / 1000));
 /**
  * A pre-serialised frame: the exchange's own rendering of a quote, cut where its timestamps go.
  * Sending costs a few string joins; `stamp` fills every millisecond field with the send time
- * and gate's one seconds field with the same time in seconds.
+ * and a venue's seconds field (where it has one) with the same time in seconds.
  */
 export class FrameTemplate {
   private readonly parts: string[][];

@@ -4,6 +4,9 @@ import type { MarketState } from './market-state.js';
 
 export type Rng = () => number;
 
+/** The venue whose spot mid a ticker's walk starts from: the first of the registry, any would do. */
+const REFERENCE_VENUE = EXCHANGE_NAMES[0];
+
 /** Small, seedable PRNG (mulberry32) so that walks are reproducible in tests. */
 export function seededRng(seed: number): Rng {
   let a = seed >>> 0;
@@ -129,7 +132,7 @@ export class RandomWalk {
   }
 
   private currentMid(i: Instrument): number {
-    const q = this.state.get('binance', 'SPOT', i.ticker);
+    const q = this.state.get(REFERENCE_VENUE, 'SPOT', i.ticker);
     return q ? (q.bid + q.ask) / 2 : i.mid;
   }
 

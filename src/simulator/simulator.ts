@@ -2,14 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorReply, handleControl, type ControlDeps } from './control-api.js';
-import { EXCHANGE_PROTOCOLS } from './exchanges/index.js';
-import type { ExchangeProtocol } from './exchanges/protocol.js';
 import { demoNetworks } from './demo-seed.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { LoadGenerator } from './load-generator.js';
 import { MarketState } from './market-state.js';
 import { RandomWalk, seededRng } from './random-walk.js';
 import { StrictMode, type StrictSettings } from './strict-mode.js';
+import { EXCHANGE_PROTOCOLS } from './venues/index.js';
+import type { ExchangeProtocol } from './venues/protocol.js';
 import { WsHub } from './ws-hub.js';
 
 export interface SimulatorOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RestRequest } from './exchanges/protocol.js';
+import type { RestRequest } from './venues/protocol.js';
 import { isClientPing, marketOfConnection, StrictMode, subscribeRequestOf } from './strict-mode.js';
 import { validateDelist, validateMaintenance, validateStrict } from './strict-validation.js';
 

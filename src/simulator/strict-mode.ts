@@ -1,9 +1,10 @@
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-model/exchanges.js';
-import type { RestReply, RestRequest } from './exchanges/protocol.js';
-import { endpointLimitOf, restLimitOf, VENUE_LIMITS, type VenueLimits } from './venue-limits.js';
+import { simVenueOf } from './venues/index.js';
+import type { RestReply, RestRequest } from './venues/protocol.js';
+import type { VenueLimits } from './venues/venue-limits.js';
 
 /**
- * Strict mode: the simulator holds clients to each venue's published limits (venue-limits.ts,
+ * Strict mode: the simulator holds clients to each venue's published limits (venues/<name>/limits.ts,
  * docs/venues.md) and counts every breach, so tests can assert that the service never breaks one.
  * It only judges what clients send (connections, messages, subscribes, REST calls) and closes
  * connections at the venue's lifetime; it never slows what the simulator pushes, so load mode
@@ -13,7 +14,7 @@ export interface StrictSettings {
   enabled: boolean;
   /** Multiplies every venue duration but the lifetime: ping cadence and timeouts, idle timeouts, REST windows, bans. */
   timeScale: number;
-  /** Multiplies the forced connection lifetime (24 h on binance and bitget), for tests. */
+  /** Multiplies the forced connection lifetime (24 h where a venue has one), for tests. */
   lifetimeScale: number;
   /** Multiplies every REST limit (weight per window), for tests that need a 429 quickly. */
   restScale: number;
@@ -54,7 +55,7 @@ const RECENT_VIOLATIONS = 50;
 /**
  * Requests that reach the venue this soon after its 429 were sent before the client could read
  * it (ccxt queues a market load's calls together): they get the 429 again but do not count as
- * ignoring Retry-After, and do not earn binance's 418.
+ * ignoring Retry-After, and do not earn a ban.
  */
 export const IN_FLIGHT_GRACE_MS = 1_000;
 
@@ -70,9 +71,9 @@ interface RestBucket {
   retryUntil: number;
   /** When the last 429 was answered. */
   limitedAt: number;
-  /** binance: 418 ban until then. */
+  /** Banned until then (a venue that bans). */
   bannedUntil: number;
-  /** binance: bans given so far (each twice as long as the one before). */
+  /** Bans given so far (each twice as long as the one before). */
   bans: number;
 }
 
@@ -108,24 +109,14 @@ export function subscribeRequestOf(text: string): SubscribeRequest | undefined {
   return { raw: msg, args: args.length, argsChars, unsubscribe: lower === 'unsubscribe' };
 }
 
-/** True for a client's application ping: text `ping` (okx, bitget), `{op:"ping"}` (bybit), `*.ping` (gate). */
+/** True for a client's application ping, in any venue's shape: text `ping`, `{op:"ping"}`, or a `*.ping` channel. */
 export function isClientPing(text: string): boolean {
   return text === 'ping' || /"op"\s*:\s*"ping"/.test(text) || /"channel"\s*:\s*"[a-z]+\.ping"/.test(text);
 }
 
-/** The market a connection serves, from the URL the client dialled (one socket for both on okx and bitget). */
+/** The market a connection serves, from the URL the client dialled (a socket for both markets counts as spot). */
 export function marketOfConnection(exchange: ExchangeName, host: string, path: string): Market {
-  switch (exchange) {
-    case 'binance':
-      return host.startsWith('fstream.') ? 'FUTURES' : 'SPOT';
-    case 'bybit':
-      return path.includes('/spot') ? 'SPOT' : 'FUTURES';
-    case 'gate':
-      return host.startsWith('fx-') ? 'FUTURES' : 'SPOT';
-    case 'okx':
-    case 'bitget':
-      return 'SPOT';
-  }
+  return simVenueOf(exchange).marketOfUrl(host, path);
 }
 
 export class StrictMode {
@@ -142,7 +133,7 @@ export class StrictMode {
   }
 
   limits(exchange: ExchangeName): VenueLimits {
-    return VENUE_LIMITS[exchange];
+    return simVenueOf(exchange).limits;
   }
 
   /** A venue duration as this simulator runs it. */
@@ -151,7 +142,7 @@ export class StrictMode {
   }
 
   lifetime(exchange: ExchangeName): number | null {
-    const ms = VENUE_LIMITS[exchange].lifetimeMs;
+    const ms = this.limits(exchange).lifetimeMs;
     return ms === null ? null : Math.max(1, Math.round(ms * this.settings.lifetimeScale));
   }
 
@@ -186,7 +177,7 @@ export class StrictMode {
   admitConnection(exchange: ExchangeName, open: number): { ok: true } | { ok: false; status: number; reason: string } {
     if (this.maintenance.has(exchange)) return { ok: false, status: 503, reason: 'Service Unavailable' };
     if (!this.settings.enabled) return { ok: true };
-    const limits = VENUE_LIMITS[exchange];
+    const limits = this.limits(exchange);
     if (limits.openConnections !== null && open >= limits.openConnections) {
       this.record(exchange, 'open-connections', `${open + 1} open connections, limit ${limits.openConnections}`);
       return { ok: false, status: 429, reason: 'Too Many Requests' };
@@ -207,8 +198,8 @@ export class StrictMode {
   }
 
   /**
-   * A REST call: the maintenance answer, or in strict mode the venue's 429 (418 for a binance
-   * client that ignored a Retry-After) once the bucket's weight for the window is used up.
+   * A REST call: the maintenance answer, or in strict mode the venue's 429 (its ban answer for a
+   * client that ignored a Retry-After, where it bans) once the bucket's weight for the window is used up.
    * Undefined when the call may be served.
    */
   /** The next REST call of each of these exchanges is answered as over the venue's limit (`POST /_sim/rest-limit`). */
@@ -225,13 +216,13 @@ export class StrictMode {
     if (!calls) this.restCalls.set(exchange, (calls = []));
     calls.push(Date.now());
     if (calls.length > RECENT_REST_CALLS) calls.shift();
-    if (this.maintenance.has(exchange)) return { ...VENUE_LIMITS[exchange].maintenance(), headers: {} };
+    if (this.maintenance.has(exchange)) return { ...this.limits(exchange).maintenance(), headers: {} };
     if (!this.settings.enabled) return undefined;
-    const rule = VENUE_LIMITS[exchange].rest;
+    const rule = this.limits(exchange).rest;
     const name = rule.bucket(req);
-    const main = { key: `${exchange}|${name}`, limit: restLimitOf(exchange, name), windowMs: rule.windowMs, weight: rule.weight(req) };
+    const main = { key: `${exchange}|${name}`, limit: rule.bucketLimits?.[name] ?? rule.limit, windowMs: rule.windowMs, weight: rule.weight(req) };
     // An endpoint with a limit of its own counts against both its own bucket and the venue's.
-    const own = endpointLimitOf(exchange, req);
+    const own = rule.endpoint?.(req);
     const endpoint = own && { key: `${exchange}|endpoint|${own.bucket}`, limit: own.limit, windowMs: own.windowMs, weight: 1 };
     const forced = this.forcedRestLimit.delete(exchange);
     for (const b of endpoint ? [endpoint, main] : [main]) {
@@ -261,7 +252,7 @@ export class StrictMode {
   }
 
   private admitBucket(exchange: ExchangeName, req: RestRequest, b: { key: string; limit: number; windowMs: number; weight: number }, forced = false): LimitedReply | undefined {
-    const rule = VENUE_LIMITS[exchange].rest;
+    const rule = this.limits(exchange).rest;
     const now = this.now();
     const window = this.scaled(b.windowMs);
     const bucket = this.bucketOf(b.key, window, now);
@@ -275,13 +266,13 @@ export class StrictMode {
       if (now - bucket.limitedAt < IN_FLIGHT_GRACE_MS) return tooMany();
       this.record(exchange, 'rest-ignored-retry-after', `${req.path} ${bucket.retryUntil - now} ms before the limit lifts`);
       if (rule.banned && rule.banMs !== undefined) {
-        // binance: 2 minutes, then each ban twice the last, up to 3 days.
+        // The first ban, then each twice the last, up to the venue's longest.
         const ban = Math.min(rule.banMs * 2 ** bucket.bans, rule.maxBanMs ?? rule.banMs);
         bucket.bans++;
         bucket.bannedUntil = now + this.scaled(ban);
         return { ...rule.banned(bucket.bannedUntil), headers: headers(bucket.bannedUntil) };
       }
-      // bybit: a call during the quiet time starts it over.
+      // A call during a venue's quiet time starts it over.
       if (rule.quietMs !== undefined) bucket.retryUntil = now + this.scaled(rule.quietMs);
       return tooMany();
     }

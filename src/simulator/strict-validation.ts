@@ -39,12 +39,15 @@ export function validateRestLimit(body: unknown): Validated<{ exchange: Exchange
   return checked.value.exchange ? { ok: true, value: { exchange: checked.value.exchange } } : fail('exchange is required');
 }
 
-/** `POST /_sim/upgrade {exchange, noticeMs?}`: only a venue that announces upgrades (okx); noticeMs 0 to 3,600,000. */
-export function validateUpgrade(body: unknown, announces: (exchange: ExchangeName) => boolean): Validated<{ exchange: ExchangeName; noticeMs?: number }> {
+/** `POST /_sim/upgrade {exchange, noticeMs?}`: only a venue that announces upgrades (`announcers`); noticeMs 0 to 3,600,000. */
+export function validateUpgrade(body: unknown, announcers: readonly ExchangeName[]): Validated<{ exchange: ExchangeName; noticeMs?: number }> {
   const checked = validateRestLimit(body);
   if (!checked.ok) return checked;
   const { exchange } = checked.value;
-  if (!announces(exchange)) return fail(`${exchange} sends no upgrade notice; only okx does`);
+  if (!announcers.includes(exchange)) {
+    const who = announcers.length === 0 ? 'no venue does' : `only ${announcers.join(', ')} ${announcers.length === 1 ? 'does' : 'do'}`;
+    return fail(`${exchange} sends no upgrade notice; ${who}`);
+  }
   const noticeMs = (body as Json).noticeMs;
   if (noticeMs === undefined || noticeMs === null) return { ok: true, value: { exchange } };
   if (typeof noticeMs !== 'number' || !Number.isInteger(noticeMs) || noticeMs < 0 || noticeMs > 3_600_000) return fail('noticeMs must be an integer from 0 to 3600000');

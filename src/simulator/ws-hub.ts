@@ -3,11 +3,12 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../market-model/exchanges.js';
-import type { ExchangeProtocol, Subscription, WsSession } from './exchanges/protocol.js';
 import type { MarketState, SimQuote } from './market-state.js';
 import { type FrameTemplate, type LoadTarget, templatesOf } from './load-generator.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { marketOfConnection, StrictMode } from './strict-mode.js';
+import { simVenueOf } from './venues/index.js';
+import type { ExchangeProtocol, Subscription, WsSession } from './venues/protocol.js';
 
 /** How often every subscribed market is re-sent, as live exchanges do even without changes. */
 export const RESEND_INTERVAL_MS = 1_000;
@@ -98,13 +99,15 @@ export class WsHub {
   }
 
   /**
-   * okx's service upgrade: every open connection of the exchange gets the venue's notice
-   * (`64008`, "reconnect"), and is closed `noticeMs` later; connections opened meanwhile are on
-   * the upgraded service and stay. Answers how many were notified.
+   * A service upgrade: every open connection of the exchange gets the venue's notice (a
+   * "reconnect"), and is closed `noticeMs` later; connections opened meanwhile are on the
+   * upgraded service and stay. Answers how many were notified (none where the venue sends no notice).
    */
   announceUpgrade(exchange: ExchangeName, noticeMs: number): number {
+    const upgrade = simVenueOf(exchange).upgrade;
+    if (!upgrade) return 0;
     const notified = [...this.connections].filter((c) => c.protocol.name === exchange);
-    const notice = JSON.stringify({ event: 'notice', code: '64008', msg: 'The connection will soon be closed for a service upgrade. Please reconnect.', connId: 'sim' });
+    const notice = JSON.stringify(upgrade.frame);
     for (const c of notified) this.send(c.socket, notice);
     setTimeout(() => {
       for (const c of notified) {
@@ -208,7 +211,7 @@ export class WsHub {
     };
     this.connections.add(connection);
     socket.on('message', (data, isBinary) => this.onMessage(connection, data, isBinary));
-    // Protocol pings (binance, gate) are answered here so that `stall` can withhold the pong.
+    // Protocol pings (websocket ping frames) are answered here so that `stall` can withhold the pong.
     socket.on('ping', (data) => {
       if (!this.faultsOf(protocol).stalled) socket.pong(data);
     });

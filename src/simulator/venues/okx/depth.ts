@@ -1,8 +1,9 @@
-import { deltaWithin, type Level } from '../depth-book.js';
-import { toContracts } from '../instruments.js';
-import type { MarketState } from '../market-state.js';
-import { bookChecksum, levelFormat, rows, type LevelFormat } from './depth-levels.js';
-import type { DepthFrame, Subscription } from './protocol.js';
+import { deltaWithin, type Level } from '../../depth-book.js';
+import { toContracts } from '../../instruments.js';
+import type { MarketState } from '../../market-state.js';
+import { bookChecksum, levelFormat, rows, type LevelFormat } from '../depth-levels.js';
+import type { DepthFrame, Subscription } from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
 
 /** OKX's public depth channels: `books` (400 levels, snapshot then updates) and `books5` (snapshot each push). */
 export const OKX_DEPTH_CHANNELS: Readonly<Record<string, number>> = { books: 400, books5: 5 };
@@ -14,7 +15,7 @@ function okxRows(levels: readonly Level[], format: LevelFormat, depth?: number):
 
 export function renderOkxDepth(sub: Subscription, frame: DepthFrame, state: MarketState, instId: string, ctVal: number): string {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state, quote.market === 'SPOT' ? undefined : (qty) => toContracts(qty, ctVal));
+  const format = levelFormat(quote, state, NO_LOTS, quote.market === 'SPOT' ? undefined : (qty) => toContracts(qty, ctVal));
   const channel = sub.depth ?? 'books';
   const depth = OKX_DEPTH_CHANNELS[channel] ?? 400;
   const bids = okxRows(book.bids, format, depth);

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { BookDelta, Level } from '../depth-book.js';
 import { formatPlain, formatStep, type Instrument } from '../instruments.js';
 import type { MarketState, SimQuote } from '../market-state.js';
-import { lotOf, venueInstrument } from '../venue-lots.js';
+import { lotOf, venueInstrument, type VenueLots } from './lots.js';
 
 /** How one venue writes a market's levels: its tick for prices, its unit (base, lots or contracts) for sizes. */
 export interface LevelFormat {
@@ -22,13 +22,15 @@ export function rows(levels: readonly Level[], format: LevelFormat, depth = Numb
 }
 
 /**
- * A market's level format on a venue that lists it in lots (binance `1000PEPEUSDT`): prices × the
- * lot, sizes ÷ it; elsewhere the unit tick and base sizes. `size` overrides the size unit (contracts).
+ * A market's level format on a venue that lists it in lots (`1000PEPEUSDT`): prices × the lot,
+ * sizes ÷ it; elsewhere the unit tick and base sizes. `size` overrides the size unit (contracts).
  */
-export function levelFormat(q: SimQuote, state: MarketState, size?: (baseQty: number, i: Instrument) => string): LevelFormat {
+export function levelFormat(
+  q: SimQuote, state: MarketState, lots: VenueLots, size?: (baseQty: number, i: Instrument) => string,
+): LevelFormat {
   const unit = state.instrument(q.ticker);
-  const lot = lotOf(q.exchange, q.market, q.ticker);
-  const i = unit ? venueInstrument(q.exchange, q.market, unit) : undefined;
+  const lot = lotOf(lots, q.market, q.ticker);
+  const i = unit ? venueInstrument(lots, q.market, unit) : undefined;
   const m = lot?.multiplier ?? 1;
   return {
     tick: i?.tick ?? 1e-8,
@@ -37,20 +39,20 @@ export function levelFormat(q: SimQuote, state: MarketState, size?: (baseQty: nu
 }
 
 /** Lot-scaled levels: prices × the venue's lot multiplier (sizes are scaled by the format). */
-export function scaled(q: SimQuote, levels: readonly Level[]): Level[] {
-  const m = lotOf(q.exchange, q.market, q.ticker)?.multiplier ?? 1;
+export function scaled(lots: VenueLots, q: SimQuote, levels: readonly Level[]): Level[] {
+  const m = lotOf(lots, q.market, q.ticker)?.multiplier ?? 1;
   return m === 1 ? [...levels] : levels.map(([p, qty]) => [p * m, qty]);
 }
 
 /** The delta's sides, lot-scaled. */
-export function scaledDelta(q: SimQuote, delta: BookDelta): { bids: Level[]; asks: Level[] } {
-  return { bids: scaled(q, delta.bids), asks: scaled(q, delta.asks) };
+export function scaledDelta(lots: VenueLots, q: SimQuote, delta: BookDelta): { bids: Level[]; asks: Level[] } {
+  return { bids: scaled(lots, q, delta.bids), asks: scaled(lots, q, delta.asks) };
 }
 
 const CHECKSUM_LEVELS = 25;
 
 /**
- * The book checksum okx and bitget send: CRC-32 (signed) of the first 25 bids and asks
+ * The book checksum some venues send: CRC-32 (signed) of the first 25 bids and asks
  * interleaved as `bidPx:bidSz:askPx:askSz:…`, price and size strings as sent.
  */
 export function bookChecksum(bids: readonly (readonly string[])[], asks: readonly (readonly string[])[]): number {

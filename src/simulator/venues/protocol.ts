@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import type { BookDelta, BookView } from '../depth-book.js';
 import type { MarketState, SimQuote } from '../market-state.js';
-import { assetOfBase } from '../venue-lots.js';
+import { assetOfBase, type VenueLots } from './lots.js';
 
 /** A REST call as it reaches the simulator: `/<original-host>/<original-path>?query`. */
 export interface RestRequest {
@@ -49,7 +49,7 @@ export interface WsSession {
 
 export interface ExchangeProtocol {
   readonly name: ExchangeName;
-  /** True when this exchange owns the original host name, port removed (`fapi.binance.com`). */
+  /** True when this exchange owns the original host name, port removed (`api.example.com`). */
   ownsHost(host: string): boolean;
   /** Answers a REST call, or undefined when the path is not simulated (→ 404). */
   rest(req: RestRequest, state: MarketState): RestReply | undefined;
@@ -92,17 +92,19 @@ export function ok(body: unknown): RestReply {
 }
 
 /** Canonical ticker from an exchange market id such as `BTCUSDT`, `btcusdt` or `BTC_USDT`. */
-export function tickerFromId(id: string, state: MarketState): string | undefined {
+export function tickerFromId(id: string, state: MarketState, lots: VenueLots): string | undefined {
   const compact = id.toUpperCase().replace(/[-_]/g, '');
   if (!compact.endsWith('USDT')) return undefined;
-  // Lot names (binance `1000PEPEUSDT`) stand for the asset the simulator prices per unit.
-  const ticker = `${assetOfBase(compact.slice(0, -4))}-USDT`;
+  // The venue's lot names (`1000PEPEUSDT`) stand for the asset the simulator prices per unit.
+  const ticker = `${assetOfBase(lots, compact.slice(0, -4))}-USDT`;
   return state.instrument(ticker) ? ticker : undefined;
 }
 
 /** As tickerFromId, but only for a market the exchange still lists (a delisted one is unknown). */
-export function listedTickerFromId(id: string, state: MarketState, exchange: ExchangeName, market: Market): string | undefined {
-  const ticker = tickerFromId(id, state);
+export function listedTickerFromId(
+  id: string, state: MarketState, exchange: ExchangeName, market: Market, lots: VenueLots,
+): string | undefined {
+  const ticker = tickerFromId(id, state, lots);
   return ticker !== undefined && state.isListed(exchange, market, ticker) ? ticker : undefined;
 }
 

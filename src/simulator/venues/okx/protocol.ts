@@ -1,20 +1,21 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { contractSizeFor, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
-import type { SimNetwork } from '../network-state.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { contractSizeFor, formatPlain, formatStep, toContracts, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
+import type { SimNetwork } from '../../network-state.js';
 import {
   apiKeyOf, objectList, ok, parseJsonObject,
   type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
-} from './protocol.js';
-import { fundingRows, okxFundingRate, okxMarkPrice } from './funding-rest.js';
-import { OKX_DEPTH_CHANNELS, renderOkxDepth } from './okx-depth.js';
-import { okxFundingHistory } from './funding-history-rest.js';
-import { withVenueStatus } from './venue-status.js';
+} from '../protocol.js';
+import { fundingRows } from '../funding-rest.js';
+import { PERPETUALS, okxFundingRate, okxMarkPrice, okxFundingHistory } from './funding.js';
+import { OKX_DEPTH_CHANNELS, renderOkxDepth } from './depth.js';
+import { withVenueStatus } from '../venue-status.js';
+import { STATUS } from './listing.js';
 
 /**
  * OKX v5: REST on www.okx.com/api/v5, websockets on ws.okx.com:8443/ws/v5/public. Spot ids are
  * `BTC-USDT`, perpetuals `BTC-USDT-SWAP`, traded in contracts of `ctVal` base units (book sizes
- * are contracts too). Bid/ask is the `bbo-tbt` channel, depth `books` and `books5` (okx-depth.ts); keepalive is text `ping` → `pong`.
+ * are contracts too). Bid/ask is the `bbo-tbt` channel, depth `books` and `books5` (depth.ts); keepalive is text `ping` → `pong`.
  * Networks come from the signed /api/v5/asset/currencies (API key in `OK-ACCESS-KEY`).
  */
 const CONTRACT_MAX_USD = 1_000;
@@ -53,8 +54,8 @@ function swapInstrument(i: Instrument): Record<string, unknown> {
 
 function instruments(req: RestRequest, state: MarketState): RestReply {
   const type = req.query.get('instType');
-  if (type === 'SPOT') return envelope(state.listed('okx', 'SPOT').map((i) => withVenueStatus(state, 'okx', 'SPOT', i.ticker, spotInstrument(i))));
-  if (type === 'SWAP') return envelope(state.listed('okx', 'FUTURES').map((i) => withVenueStatus(state, 'okx', 'FUTURES', i.ticker, swapInstrument(i))));
+  if (type === 'SPOT') return envelope(state.listed('okx', 'SPOT').map((i) => withVenueStatus(state, 'okx', STATUS, 'SPOT', i.ticker, spotInstrument(i))));
+  if (type === 'SWAP') return envelope(state.listed('okx', 'FUTURES').map((i) => withVenueStatus(state, 'okx', STATUS, 'FUTURES', i.ticker, swapInstrument(i))));
   return envelope([]);
 }
 
@@ -149,10 +150,10 @@ export const okxProtocol: ExchangeProtocol = {
         return tickers(req, state);
       case '/api/v5/public/funding-rate': {
         const instId = req.query.get('instId');
-        return envelope(fundingRows(state, 'okx', instId === 'ANY' ? null : instId).map(okxFundingRate));
+        return envelope(fundingRows(state, PERPETUALS, instId === 'ANY' ? null : instId).map(okxFundingRate));
       }
       case '/api/v5/public/mark-price':
-        return envelope(req.query.get('instType') === 'SWAP' ? fundingRows(state, 'okx', req.query.get('instId')).map(okxMarkPrice) : []);
+        return envelope(req.query.get('instType') === 'SWAP' ? fundingRows(state, PERPETUALS, req.query.get('instId')).map(okxMarkPrice) : []);
       case '/api/v5/asset/currencies':
         return currencies(req, state);
       case '/api/v5/public/funding-rate-history':

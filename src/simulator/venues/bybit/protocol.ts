@@ -1,17 +1,18 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { formatPlain, formatStep, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
-import type { SimNetwork } from '../network-state.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { formatPlain, formatStep, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
+import type { SimNetwork } from '../../network-state.js';
 import {
   apiKeyOf, listedTickerFromId, ok, parseJsonObject, stringList,
   type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
-} from './protocol.js';
-import { levelFormat, rows, scaled } from './depth-levels.js';
-import { deltaWithin } from '../depth-book.js';
-import { bybitFundingInterval, fundingFields } from './funding-rest.js';
-import { bybitFundingHistory } from './funding-history-rest.js';
-import { venueInstrument, venueQuote } from '../venue-lots.js';
-import { withVenueStatus } from './venue-status.js';
+} from '../protocol.js';
+import { levelFormat, rows, scaled } from '../depth-levels.js';
+import { deltaWithin } from '../../depth-book.js';
+import { fundingFields } from '../funding-rest.js';
+import { PERPETUALS, bybitFundingInterval, bybitFundingHistory } from './funding.js';
+import { venueInstrument, venueQuote } from '../lots.js';
+import { withVenueStatus } from '../venue-status.js';
+import { LOTS, STATUS } from './listing.js';
 
 /**
  * Bybit v5: REST on api.bybit.com (`category=spot|linear`), public websockets on
@@ -40,7 +41,7 @@ function spotInstrument(i: Instrument): Record<string, unknown> {
 }
 
 function linearInstrument(unit: Instrument, state: MarketState): Record<string, unknown> {
-  const i = venueInstrument('bybit', 'FUTURES', unit);
+  const i = venueInstrument(LOTS, 'FUTURES', unit);
   const tick = formatStep(i.tick, i.tick);
   const step = formatPlain(i.lotStep);
   return {
@@ -62,14 +63,14 @@ function instruments(req: RestRequest, state: MarketState): RestReply {
   const category = req.query.get('category');
   // Pre-launch contracts and further pages do not exist here: an empty list ends ccxt's paging.
   const empty = req.query.get('status') === 'PreLaunch' || req.query.has('cursor');
-  if (category === 'spot') return envelope({ category, list: state.listed('bybit', 'SPOT').map((i) => withVenueStatus(state, 'bybit', 'SPOT', i.ticker, spotInstrument(i))) });
-  if (category === 'linear') return envelope({ category, list: empty ? [] : state.listed('bybit', 'FUTURES').map((i) => withVenueStatus(state, 'bybit', 'FUTURES', i.ticker, linearInstrument(i, state))) });
+  if (category === 'spot') return envelope({ category, list: state.listed('bybit', 'SPOT').map((i) => withVenueStatus(state, 'bybit', STATUS, 'SPOT', i.ticker, spotInstrument(i))) });
+  if (category === 'linear') return envelope({ category, list: empty ? [] : state.listed('bybit', 'FUTURES').map((i) => withVenueStatus(state, 'bybit', STATUS, 'FUTURES', i.ticker, linearInstrument(i, state))) });
   return envelope({ category, list: [] });
 }
 
 function tickerRow(unit: SimQuote, instrument: Instrument, state: MarketState): Record<string, unknown> {
-  const q = venueQuote(unit);
-  const i = venueInstrument('bybit', unit.market, instrument);
+  const q = venueQuote(LOTS, unit);
+  const i = venueInstrument(LOTS, unit.market, instrument);
   const last = (q.bid + q.ask) / 2;
   const row: Record<string, unknown> = {
     symbol: idOf(q.ticker), bid1Price: formatStep(q.bid, i.tick), bid1Size: formatPlain(q.bidQty),
@@ -81,7 +82,7 @@ function tickerRow(unit: SimQuote, instrument: Instrument, state: MarketState): 
   // ccxt tells linear tickers from spot ones by `fundingRate`.
   const funding = q.market === 'FUTURES' ? state.funding.get('bybit', unit.ticker) : undefined;
   if (funding) {
-    const f = fundingFields(state, funding);
+    const f = fundingFields(state, PERPETUALS, funding);
     Object.assign(row, { indexPrice: row.lastPrice, markPrice: f.mark, fundingRate: f.rate, nextFundingTime: f.next === null ? '' : String(f.next), openInterest: '1000', openInterestValue: '1000000' });
   }
   return row;
@@ -92,7 +93,7 @@ function tickers(req: RestRequest, state: MarketState): RestReply {
   const market: Market | undefined = category === 'spot' ? 'SPOT' : category === 'linear' ? 'FUTURES' : undefined;
   const symbol = req.query.get('symbol');
   const list = market === undefined ? [] : state.list({ exchange: 'bybit', market })
-    .filter((q) => !symbol || idOf(venueQuote(q).ticker) === symbol)
+    .filter((q) => !symbol || idOf(venueQuote(LOTS, q).ticker) === symbol)
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
       return i ? [tickerRow(q, i, state)] : [];
@@ -134,7 +135,7 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   const resolved = stringList(msg.args).map((topic) => {
     const match = /^orderbook\.(\d+)\.(.+)$/.exec(topic);
     const depth = match?.[1] ?? '';
-    const ticker = match?.[2] && (depth === '1' || DEPTHS.includes(depth)) ? listedTickerFromId(match[2], state, 'bybit', market) : undefined;
+    const ticker = match?.[2] && (depth === '1' || DEPTHS.includes(depth)) ? listedTickerFromId(match[2], state, 'bybit', market, LOTS) : undefined;
     return { topic, ticker, depth: depth === '1' ? undefined : `orderbook.${depth}` };
   });
   const subs = resolved.flatMap(({ ticker, depth }) => (ticker ? [depth ? { market, ticker, depth } : { market, ticker }] : []));
@@ -158,14 +159,14 @@ const DEPTHS = ['50', '200', '1000'];
 /** `orderbook.<depth>.<id>`: the snapshot on subscribe, then deltas (`u` the update id, `seq` the cross sequence). */
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state);
+  const format = levelFormat(quote, state, LOTS);
   const depth = Number(sub.depth?.split('.')[1] ?? 50);
-  const id = idOf(venueQuote(quote).ticker);
+  const id = idOf(venueQuote(LOTS, quote).ticker);
   const now = Date.now();
   const changes = delta ? deltaWithin(delta, book, depth) : undefined;
   const data = delta && changes
-    ? { s: id, b: rows(scaled(quote, changes.bids), format), a: rows(scaled(quote, changes.asks), format), u: delta.last, seq: delta.last }
-    : { s: id, b: rows(scaled(quote, book.bids), format, depth), a: rows(scaled(quote, book.asks), format, depth), u: book.id, seq: book.id };
+    ? { s: id, b: rows(scaled(LOTS, quote, changes.bids), format), a: rows(scaled(LOTS, quote, changes.asks), format), u: delta.last, seq: delta.last }
+    : { s: id, b: rows(scaled(LOTS, quote, book.bids), format, depth), a: rows(scaled(LOTS, quote, book.asks), format, depth), u: book.id, seq: book.id };
   return JSON.stringify({ topic: `${sub.depth ?? 'orderbook.50'}.${id}`, type: delta ? 'delta' : 'snapshot', ts: now, data, cts: now });
 }
 
@@ -205,8 +206,8 @@ export const bybitProtocol: ExchangeProtocol = {
   renderDepth,
   render(unit, state) {
     const i = state.instrument(unit.ticker);
-    const tick = i ? venueInstrument('bybit', unit.market, i).tick : 1e-8;
-    const q = venueQuote(unit);
+    const tick = i ? venueInstrument(LOTS, unit.market, i).tick : 1e-8;
+    const q = venueQuote(LOTS, unit);
     const id = idOf(q.ticker);
     return JSON.stringify({
       topic: `orderbook.1.${id}`, type: 'snapshot', ts: q.updatedAt,

@@ -1,16 +1,17 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { formatPlain, formatStep, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
-import type { SimNetwork } from '../network-state.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { formatPlain, formatStep, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
+import type { SimNetwork } from '../../network-state.js';
 import {
   apiKeyOf, baseOf, ok, parseJsonObject, stringList, tickerFromId,
   type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
-} from './protocol.js';
-import { levelFormat, rows, scaled } from './depth-levels.js';
-import { binanceFundingInfo, binancePremiumIndex, fundingRows } from './funding-rest.js';
-import { binanceFundingHistory } from './funding-history-rest.js';
-import { venueInstrument, venueQuote } from '../venue-lots.js';
-import { withVenueStatus } from './venue-status.js';
+} from '../protocol.js';
+import { levelFormat, rows, scaled } from '../depth-levels.js';
+import { fundingRows } from '../funding-rest.js';
+import { PERPETUALS, binanceFundingInfo, binancePremiumIndex, binanceFundingHistory } from './funding.js';
+import { venueInstrument, venueQuote } from '../lots.js';
+import { withVenueStatus } from '../venue-status.js';
+import { LOTS, STATUS } from './listing.js';
 
 /**
  * Binance: spot REST on api.binance.com (/api/v3), USDT-M futures on fapi.binance.com (/fapi/v1);
@@ -89,8 +90,8 @@ function tickers(req: RestRequest, state: MarketState, market: Market): RestRepl
   const rows = state.list({ exchange: 'binance', market })
     .flatMap((q) => {
       const i = state.instrument(q.ticker);
-      const v = venueQuote(q);
-      return i && (wanted.size === 0 || wanted.has(idOf(v.ticker))) ? [ticker24h(v, venueInstrument('binance', market, i))] : [];
+      const v = venueQuote(LOTS, q);
+      return i && (wanted.size === 0 || wanted.has(idOf(v.ticker))) ? [ticker24h(v, venueInstrument(LOTS, market, i))] : [];
     });
   return ok(req.query.get('symbol') ? rows[0] : rows);
 }
@@ -106,7 +107,7 @@ function safeJson(text: string | null): unknown {
 
 function exchangeInfo(state: MarketState, market: Market): RestReply {
   const build = market === 'SPOT' ? spotSymbol : futuresSymbol;
-  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map((i) => withVenueStatus(state, 'binance', market, i.ticker, build(venueInstrument('binance', market, i)))) });
+  return ok({ timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: state.listed('binance', market).map((i) => withVenueStatus(state, 'binance', STATUS, market, i.ticker, build(venueInstrument(LOTS, market, i)))) });
 }
 
 function networkEntry(n: SimNetwork, index: number): Record<string, unknown> {
@@ -141,7 +142,7 @@ const DEPTH_STREAM = /^depth(5|10|20)?(@100ms|@250ms|@500ms)?$/;
 function subscriptionOf(param: string, market: Market, state: MarketState): Subscription | undefined {
   const [id = '', channel = '', speed] = param.split('@');
   const stream = speed === undefined ? channel : `${channel}@${speed}`;
-  const ticker = tickerFromId(id, state);
+  const ticker = tickerFromId(id, state, LOTS);
   if (!ticker) return undefined;
   if (stream === 'bookTicker') return { market, ticker };
   return DEPTH_STREAM.test(stream) ? { market, ticker, depth: stream } : undefined;
@@ -160,33 +161,33 @@ function subscribe(session: WsSession, msg: Record<string, unknown>, state: Mark
 
 /** REST depth snapshot (`/api/v3/depth`, `/fapi/v1/depth`): top `limit` levels and the update id diffs continue from. */
 function depthSnapshot(req: RestRequest, state: MarketState, market: Market): RestReply {
-  const ticker = tickerFromId(req.query.get('symbol') ?? '', state);
+  const ticker = tickerFromId(req.query.get('symbol') ?? '', state, LOTS);
   const quote = ticker ? state.get('binance', market, ticker) : undefined;
   const book = quote ? state.book(quote) : undefined;
   if (!quote || !book) return { status: 400, body: { code: -1121, msg: 'Invalid symbol.' } };
   const limit = Math.min(Number(req.query.get('limit') ?? (market === 'SPOT' ? 100 : 500)) || 100, market === 'SPOT' ? 5000 : 1000);
-  const format = levelFormat(quote, state);
-  const sides = { lastUpdateId: book.id, bids: rows(scaled(quote, book.bids), format, limit), asks: rows(scaled(quote, book.asks), format, limit) };
+  const format = levelFormat(quote, state, LOTS);
+  const sides = { lastUpdateId: book.id, bids: rows(scaled(LOTS, quote, book.bids), format, limit), asks: rows(scaled(LOTS, quote, book.asks), format, limit) };
   const now = Date.now();
   return ok(market === 'SPOT' ? sides : { ...sides, E: now, T: now });
 }
 
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string | undefined {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state);
+  const format = levelFormat(quote, state, LOTS);
   const partial = DEPTH_STREAM.exec(sub.depth ?? '')?.[1];
-  const s = idOf(venueQuote(quote).ticker);
+  const s = idOf(venueQuote(LOTS, quote).ticker);
   const now = Date.now();
   if (partial !== undefined) {
-    const bids = rows(scaled(quote, book.bids), format, Number(partial));
-    const asks = rows(scaled(quote, book.asks), format, Number(partial));
+    const bids = rows(scaled(LOTS, quote, book.bids), format, Number(partial));
+    const asks = rows(scaled(LOTS, quote, book.asks), format, Number(partial));
     // Spot partial depth is the bare top of book; usd-m futures send it as a depthUpdate event.
     return JSON.stringify(sub.market === 'SPOT'
       ? { lastUpdateId: book.id, bids, asks }
       : { e: 'depthUpdate', E: now, T: now, s, U: delta?.first ?? book.id, u: book.id, pu: (delta?.first ?? book.id) - 1, b: bids, a: asks });
   }
   if (!delta) return undefined;
-  const body = { e: 'depthUpdate', E: now, s, U: delta.first, u: delta.last, b: rows(scaled(quote, delta.bids), format), a: rows(scaled(quote, delta.asks), format) };
+  const body = { e: 'depthUpdate', E: now, s, U: delta.first, u: delta.last, b: rows(scaled(LOTS, quote, delta.bids), format), a: rows(scaled(LOTS, quote, delta.asks), format) };
   return JSON.stringify(sub.market === 'SPOT' ? body : { ...body, T: now, pu: delta.first - 1 });
 }
 
@@ -203,13 +204,13 @@ export const binanceProtocol: ExchangeProtocol = {
       case '/fapi/v1/ticker/24hr':
         return tickers(req, state, market);
       case '/fapi/v1/premiumIndex': {
-        const rows = fundingRows(state, 'binance', req.query.get('symbol')).map(binancePremiumIndex);
+        const rows = fundingRows(state, PERPETUALS, req.query.get('symbol')).map(binancePremiumIndex);
         return ok(req.query.get('symbol') ? rows[0] : rows);
       }
       case '/sapi/v1/capital/config/getall':
         return capitalConfig(req, state);
       case '/fapi/v1/fundingInfo':
-        return ok(binanceFundingInfo(fundingRows(state, 'binance')));
+        return ok(binanceFundingInfo(fundingRows(state, PERPETUALS)));
       case '/api/v3/depth':
       case '/fapi/v1/depth':
         return depthSnapshot(req, state, market);
@@ -233,8 +234,8 @@ export const binanceProtocol: ExchangeProtocol = {
   renderDepth,
   render(unit, state) {
     const i = state.instrument(unit.ticker);
-    const tick = i ? venueInstrument('binance', unit.market, i).tick : 1e-8;
-    const q = venueQuote(unit);
+    const tick = i ? venueInstrument(LOTS, unit.market, i).tick : 1e-8;
+    const q = venueQuote(LOTS, unit);
     const body = {
       u: q.seq, s: `${baseOf(q.ticker)}USDT`, b: formatStep(q.bid, tick), B: formatPlain(q.bidQty),
       a: formatStep(q.ask, tick), A: formatPlain(q.askQty),

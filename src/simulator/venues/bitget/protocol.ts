@@ -1,14 +1,16 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { decimalsOf, formatPlain, formatStep, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { decimalsOf, formatPlain, formatStep, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
 import {
   objectList, ok, parseJsonObject, tickerFromId,
   type DepthFrame, type ExchangeProtocol, type RestReply, type RestRequest, type Subscription, type WsSession,
-} from './protocol.js';
-import { bookChecksum, levelFormat, rows } from './depth-levels.js';
-import { bitgetCurrentFundRate, fundingFields, fundingRows } from './funding-rest.js';
-import { bitgetFundingHistory } from './funding-history-rest.js';
-import { withVenueStatus } from './venue-status.js';
+} from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
+import { bookChecksum, levelFormat, rows } from '../depth-levels.js';
+import { fundingFields, fundingRows } from '../funding-rest.js';
+import { PERPETUALS, bitgetCurrentFundRate, bitgetFundingHistory } from './funding.js';
+import { withVenueStatus } from '../venue-status.js';
+import { STATUS } from './listing.js';
 
 /**
  * Bitget v2: REST on api.bitget.com/api/v2 (spot, mix with productType USDT-FUTURES), one public
@@ -59,7 +61,7 @@ function tickerRow(q: SimQuote, i: Instrument, state: MarketState): Record<strin
   // ccxt tells contract tickers from spot ones by `markPrice`.
   const funding = q.market === 'FUTURES' ? state.funding.get('bitget', q.ticker) : undefined;
   if (funding) {
-    const f = fundingFields(state, funding);
+    const f = fundingFields(state, PERPETUALS, funding);
     Object.assign(row, { indexPrice: last, markPrice: f.mark, fundingRate: f.rate, holdingAmount: '1000' });
   }
   return row;
@@ -89,13 +91,13 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   const usdtPerps = req.query.get('productType')?.toUpperCase() === PERP_INST_TYPE;
   switch (req.path) {
     case '/api/v2/spot/public/symbols':
-      return envelope(state.listed('bitget', 'SPOT').map((i) => withVenueStatus(state, 'bitget', 'SPOT', i.ticker, spotSymbol(i))));
+      return envelope(state.listed('bitget', 'SPOT').map((i) => withVenueStatus(state, 'bitget', STATUS, 'SPOT', i.ticker, spotSymbol(i))));
     case '/api/v2/margin/currencies':
       return envelope([]);
     case '/api/v2/spot/public/coins':
       return envelope(coins(state));
     case '/api/v2/mix/market/contracts':
-      return envelope(usdtPerps ? state.listed('bitget', 'FUTURES').map((i) => withVenueStatus(state, 'bitget', 'FUTURES', i.ticker, contract(i, state))) : []);
+      return envelope(usdtPerps ? state.listed('bitget', 'FUTURES').map((i) => withVenueStatus(state, 'bitget', STATUS, 'FUTURES', i.ticker, contract(i, state))) : []);
     case '/api/v2/spot/market/tickers':
       return tickers(state, 'SPOT');
     case '/api/v2/mix/market/tickers':
@@ -103,7 +105,7 @@ function rest(req: RestRequest, state: MarketState): RestReply | undefined {
     case '/api/v2/mix/market/history-fund-rate':
       return bitgetFundingHistory(req, state);
     case '/api/v2/mix/market/current-fund-rate':
-      return envelope(usdtPerps ? fundingRows(state, 'bitget', req.query.get('symbol')).map(bitgetCurrentFundRate) : []);
+      return envelope(usdtPerps ? fundingRows(state, PERPETUALS, req.query.get('symbol')).map(bitgetCurrentFundRate) : []);
     case '/api/v2/public/time':
       return envelope({ serverTime: String(Date.now()) });
     default:
@@ -119,14 +121,14 @@ function subscriptionOf(arg: Record<string, unknown>, state: MarketState): Subsc
   if ((channel !== 'ticker' && !(channel in DEPTH_CHANNELS)) || typeof arg.instId !== 'string') return undefined;
   const instType = typeof arg.instType === 'string' ? arg.instType.toUpperCase() : '';
   const market: Market | undefined = instType === 'SPOT' ? 'SPOT' : instType === PERP_INST_TYPE ? 'FUTURES' : undefined;
-  const ticker = tickerFromId(arg.instId, state);
+  const ticker = tickerFromId(arg.instId, state, NO_LOTS);
   if (!market || !ticker || !state.isListed('bitget', market, ticker)) return undefined;
   return channel === 'ticker' ? { market, ticker } : { market, ticker, depth: channel };
 }
 
 function renderDepth(sub: Subscription, frame: DepthFrame, state: MarketState): string {
   const { quote, book, delta } = frame;
-  const format = levelFormat(quote, state);
+  const format = levelFormat(quote, state, NO_LOTS);
   const channel = sub.depth ?? 'books';
   const bids = rows(book.bids, format, DEPTH_CHANNELS[channel]);
   const asks = rows(book.asks, format, DEPTH_CHANNELS[channel]);

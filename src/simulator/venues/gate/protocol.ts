@@ -1,20 +1,22 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { contractSizeFor, decimalsOf, formatPlain, formatStep, toContracts, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { contractSizeFor, decimalsOf, formatPlain, formatStep, toContracts, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
 import {
   listedTickerFromId, ok, parseJsonObject, stringList,
   type ExchangeProtocol, type RestReply, type RestRequest, type WsSession,
-} from './protocol.js';
-import { fundingFields, gateFundingMembers } from './funding-rest.js';
-import { gateDepthSubscription, gateOrderBook, renderGateDepth } from './gate-depth.js';
-import { gateFundingHistory } from './funding-history-rest.js';
-import { withVenueStatus } from './venue-status.js';
+} from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
+import { fundingFields } from '../funding-rest.js';
+import { PERPETUALS, gateFundingMembers, gateFundingHistory } from './funding.js';
+import { gateDepthSubscription, gateOrderBook, renderGateDepth } from './depth.js';
+import { withVenueStatus } from '../venue-status.js';
+import { STATUS } from './listing.js';
 
 /**
  * Gate v4: REST on api.gateio.ws/api/v4 (spot and futures/usdt), websockets on
  * api.gateio.ws/ws/v4/ (spot) and fx-ws.gateio.ws/v4/ws/usdt (perpetuals). Ids are `BTC_USDT`;
  * perpetuals trade in contracts of `quanto_multiplier` base units. Bid/ask is
- * `spot.book_ticker` / `futures.book_ticker`, depth in gate-depth.ts; keepalive is the protocol ping, answered by the hub.
+ * `spot.book_ticker` / `futures.book_ticker`, depth in depth.ts; keepalive is the protocol ping, answered by the hub.
  */
 const CONTRACT_MAX_USD = 10;
 const API = '/api/v4';
@@ -47,7 +49,7 @@ function contract(i: Instrument, state: MarketState): Record<string, unknown> {
     order_size_max: 1000000, orders_limit: 50,
     create_time: 1596012000, funding_cap_ratio: '0.75', status: 'trading', launch_time: 1596012000,
   };
-  return funding ? Object.assign(row, gateFundingMembers(fundingFields(state, funding))) : row;
+  return funding ? Object.assign(row, gateFundingMembers(fundingFields(state, PERPETUALS, funding))) : row;
 }
 
 function spotTicker(q: SimQuote, i: Instrument): Record<string, unknown> {
@@ -62,7 +64,7 @@ function spotTicker(q: SimQuote, i: Instrument): Record<string, unknown> {
 function futuresTicker(q: SimQuote, i: Instrument, state: MarketState): Record<string, unknown> {
   const last = formatStep((q.bid + q.ask) / 2, i.tick);
   const funding = state.funding.get('gate', q.ticker);
-  const rate = funding ? fundingFields(state, funding).rate : '';
+  const rate = funding ? fundingFields(state, PERPETUALS, funding).rate : '';
   const base = q.volume / Number(last);
   return {
     contract: idOf(q.ticker), last, change_percentage: '0', total_size: '100000', low_24h: last, high_24h: last,
@@ -101,13 +103,13 @@ function currencies(state: MarketState): Record<string, unknown>[] {
 function rest(req: RestRequest, state: MarketState): RestReply | undefined {
   switch (req.path) {
     case `${API}/spot/currency_pairs`:
-      return ok(state.listed('gate', 'SPOT').map((i) => withVenueStatus(state, 'gate', 'SPOT', i.ticker, currencyPair(i))));
+      return ok(state.listed('gate', 'SPOT').map((i) => withVenueStatus(state, 'gate', STATUS, 'SPOT', i.ticker, currencyPair(i))));
     case `${API}/margin/currency_pairs`:
       return ok([]);
     case `${API}/spot/currencies`:
       return ok(currencies(state));
     case `${API}/futures/usdt/contracts`:
-      return ok(state.listed('gate', 'FUTURES').map((i) => withVenueStatus(state, 'gate', 'FUTURES', i.ticker, contract(i, state))));
+      return ok(state.listed('gate', 'FUTURES').map((i) => withVenueStatus(state, 'gate', STATUS, 'FUTURES', i.ticker, contract(i, state))));
     case `${API}/spot/tickers`:
       return tickers(req, state, 'SPOT');
     case `${API}/futures/usdt/tickers`:
@@ -145,10 +147,10 @@ function onSubscribe(session: WsSession, msg: Record<string, unknown>, state: Ma
   }
   const ids = stringList(msg.payload);
   const subs = ids.flatMap((id) => {
-    const ticker = listedTickerFromId(id, state, 'gate', market);
+    const ticker = listedTickerFromId(id, state, 'gate', market, NO_LOTS);
     return ticker ? [{ market, ticker }] : [];
   });
-  const unknown = subscribing ? ids.find((id) => listedTickerFromId(id, state, 'gate', market) === undefined) : undefined;
+  const unknown = subscribing ? ids.find((id) => listedTickerFromId(id, state, 'gate', market, NO_LOTS) === undefined) : undefined;
   if (unknown !== undefined) {
     const kind = market === 'FUTURES' ? 'contract' : 'currency pair';
     session.reply({ ...base, error: { code: 2, message: `unknown ${kind} ${unknown}` }, result: null });

@@ -1,9 +1,10 @@
-import type { Market } from '../../market-model/exchanges.js';
-import { deltaWithin, type Level } from '../depth-book.js';
-import { toContracts, type Instrument } from '../instruments.js';
-import type { MarketState, SimQuote } from '../market-state.js';
-import { levelFormat, rows, type LevelFormat } from './depth-levels.js';
-import { listedTickerFromId, ok, stringList, type DepthFrame, type RestReply, type RestRequest, type Subscription } from './protocol.js';
+import type { Market } from '../../../market-model/exchanges.js';
+import { deltaWithin, type Level } from '../../depth-book.js';
+import { toContracts, type Instrument } from '../../instruments.js';
+import type { MarketState, SimQuote } from '../../market-state.js';
+import { levelFormat, rows, type LevelFormat } from '../depth-levels.js';
+import { listedTickerFromId, ok, stringList, type DepthFrame, type RestReply, type RestRequest, type Subscription } from '../protocol.js';
+import { NO_LOTS } from '../lots.js';
 
 /**
  * Gate's depth channels. ccxt 4.5.84's watchOrderBook uses `spot.obu` (payload
@@ -37,13 +38,13 @@ export function gateDepthSubscription(channel: string, payload: unknown, state: 
   } else {
     return `unknown channel ${channel}`;
   }
-  const ticker = listedTickerFromId(id, state, 'gate', market);
+  const ticker = listedTickerFromId(id, state, 'gate', market, NO_LOTS);
   if (!ticker) return `unknown ${market === 'FUTURES' ? 'contract' : 'currency pair'} ${id}`;
   return { market, ticker, depth };
 }
 
 function formatOf(q: SimQuote, state: MarketState, quanto: (i: Instrument) => number): LevelFormat {
-  return levelFormat(q, state, q.market === 'SPOT' ? undefined : (qty, i) => toContracts(qty, quanto(i)));
+  return levelFormat(q, state, NO_LOTS, q.market === 'SPOT' ? undefined : (qty, i) => toContracts(qty, quanto(i)));
 }
 
 /** Futures levels are objects with the size in contracts as a number. */
@@ -82,7 +83,7 @@ export function renderGateDepth(sub: Subscription, frame: DepthFrame, state: Mar
 /** REST `/spot/order_book` and `/futures/usdt/order_book` (`with_id=true` adds the update id). */
 export function gateOrderBook(req: RestRequest, state: MarketState, market: Market, quanto: (i: Instrument) => number): RestReply {
   const id = req.query.get(market === 'SPOT' ? 'currency_pair' : 'contract') ?? '';
-  const ticker = listedTickerFromId(id, state, 'gate', market);
+  const ticker = listedTickerFromId(id, state, 'gate', market, NO_LOTS);
   const quote = ticker ? state.get('gate', market, ticker) : undefined;
   const book = quote ? state.book(quote) : undefined;
   if (!quote || !book) return { status: 400, body: { label: 'INVALID_PARAM_VALUE', message: `Invalid ${market === 'SPOT' ? 'currency_pair' : 'contract'} ${id}` } };
