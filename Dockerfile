@@ -14,6 +14,9 @@ RUN npm run build && npm run build:web
 # --- runtime: production dependencies only, non-root ---
 FROM node:20.20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite
+# A container is reached only through its published ports, so it listens on every interface and
+# asks tokens on user-scoped routes (rules: exposure): create one with dist/auth/token-cli.js.
+ENV HOST=0.0.0.0 AUTH_MODE=token
 # V8's default old-generation limit follows the host's RAM (about 4 GB) and it then lets a busy
 # heap grow lazily: a 1,000,000-row journal export raised RSS by ~270 MB of uncollected garbage.
 # A 512 MB limit keeps that under 50 MB with the live heap far below it (BENCHMARKS.md, issue 7).

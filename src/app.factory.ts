@@ -3,13 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
-import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './common/openapi/openapi-document.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { accessLogMiddleware } from './common/http/access-log.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
+import { securityHeaders } from './common/http/security-headers.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware.js';
 import { MetricsService } from './common/metrics/metrics.service.js';
 import { HISTORY_IMPORT_PATH, historyImportBodyParsers } from './opportunity-history/import-body-parser.js';
@@ -30,19 +30,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
-  app.use(
-    helmet({
-      // Swagger UI runs an inline initialiser and styles; the API itself serves JSON and SSE.
-      contentSecurityPolicy: {
-        directives: {
-          scriptSrc: ["'self'", "'unsafe-inline'"],
-          styleSrc: ["'self'", "'unsafe-inline'", 'https:'],
-          imgSrc: ["'self'", 'data:', 'https:'],
-        },
-      },
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-    }),
-  );
+  app.use(securityHeaders());
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],

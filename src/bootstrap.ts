@@ -1,8 +1,10 @@
+import type { Server } from 'node:http';
 import { createApp } from './app.factory.js';
 import { exitGracefullyOnSignals } from './common/lifecycle/graceful-shutdown.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { assertUsableFolder, EmbeddedFolderError } from './database/embedded-folder.js';
 import { ensurePostgresDatabase, MissingDatabaseError } from './database/ensure-database.js';
+import { assertSafeExposure } from './config/exposure.js';
 import { startupNotices } from './config/startup-notices.js';
 import { InvalidEnvironmentError, loadConfig } from './config/validate-env.js';
 
@@ -17,6 +19,7 @@ export async function startService(
 ): Promise<0 | 1> {
   try {
     const config = loadConfig(env);
+    assertSafeExposure(config);
     const logger = new JsonLogger(config.logLevel, undefined, config.logFormat);
     if (config.database.kind === 'pglite') assertUsableFolder(config.database.path);
     else {
@@ -26,6 +29,7 @@ export async function startService(
     for (const notice of startupNotices(config)) logger.warn({ msg: notice }, 'Config');
     const app = await createApp(config);
     await app.listen(config.port, config.host);
+    logger.log({ msg: 'listening', ...listeningAddress(app.getHttpServer()) }, 'Bootstrap');
     exitGracefullyOnSignals(app, { deadlineMs: config.shutdownTimeoutMs, logger, exit: (code) => process.exit(code) });
     return 0;
   } catch (err) {
@@ -34,4 +38,10 @@ export async function startService(
     writeError(`${message}\n`);
     return 1;
   }
+}
+
+/** What the kernel bound, not what HOST asked for: `localhost` or a name resolves to one address. */
+function listeningAddress(server: Server): { address: string; port: number } | { address: string } {
+  const bound = server.address();
+  return bound !== null && typeof bound === 'object' ? { address: bound.address, port: bound.port } : { address: String(bound) };
 }

@@ -6,7 +6,10 @@ import type { MarketDataConfig } from './market-data-config.js';
 /** The validated, typed configuration every module receives through `APP_CONFIG`. */
 export interface AppConfig {
   port: number;
+  /** The interface to listen on; 127.0.0.1 unless HOST says otherwise. */
   host: string;
+  /** ALLOW_OPEN_ACCESS: the operator's opt-in to a non-loopback HOST with AUTH_MODE=none. */
+  allowOpenAccess: boolean;
   logLevel: LogLevel;
   /** `auto`: pretty when stdout is a terminal, JSON lines otherwise. */
   logFormat: LogFormat;

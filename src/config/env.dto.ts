@@ -27,9 +27,14 @@ export class EnvDto {
   @Max(65535, { message: 'PORT must be an integer from 1 to 65535' })
   PORT: number = 3000;
 
+  // Loopback unless told otherwise: with AUTH_MODE=none any other address needs ALLOW_OPEN_ACCESS=1.
   @IsOptional()
   @IsString()
-  HOST: string = '0.0.0.0';
+  HOST: string = '127.0.0.1';
+
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'ALLOW_OPEN_ACCESS must be 0, 1, true or false' })
+  ALLOW_OPEN_ACCESS: string = '0';
 
   @IsOptional()
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })

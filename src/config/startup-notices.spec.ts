@@ -12,6 +12,19 @@ describe('start-up notices', () => {
     expect(line).toContain('set ENABLED_WEBSOCKET=1');
   });
 
+  it('warns once when the service is open beyond loopback by ALLOW_OPEN_ACCESS=1', () => {
+    const [line, ...rest] = notices({ HOST: '0.0.0.0', ALLOW_OPEN_ACCESS: '1' });
+    expect(rest).toEqual([]);
+    expect(line).toContain('ALLOW_OPEN_ACCESS=1: listening on 0.0.0.0 with AUTH_MODE=none');
+    expect(line).toContain('set AUTH_MODE=token');
+  });
+
+  it('no open-access warning on loopback or in token mode', () => {
+    expect(notices({ ALLOW_OPEN_ACCESS: '1' })).toEqual([]);
+    expect(notices({ HOST: '0.0.0.0', AUTH_MODE: 'token' })).toEqual([]);
+    expect(notices({ HOST: '0.0.0.0', AUTH_MODE: 'token', ALLOW_OPEN_ACCESS: '1' })).toEqual([]);
+  });
+
   it('says nothing when the settings work together', () => {
     expect(notices({})).toEqual([]);
     expect(notices({ MARKET_SIMULATOR_URL: 'http://127.0.0.1:8090', ENABLED_WEBSOCKET: '1' })).toEqual([]);

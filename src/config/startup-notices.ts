@@ -1,4 +1,5 @@
 import type { AppConfig } from './app-config.js';
+import { openAccessNotice } from './exposure.js';
 
 /**
  * Settings that are valid one by one but do nothing together: each gets one warning at start,
@@ -13,5 +14,7 @@ export function startupNotices(config: AppConfig): string[] {
         'shows connected:false and the streams stay empty; set ENABLED_WEBSOCKET=1 to watch the simulator',
     );
   }
+  const open = openAccessNotice(config);
+  if (open !== null) out.push(open);
   return out;
 }

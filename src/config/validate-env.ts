@@ -40,6 +40,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
   return {
     port: env.PORT,
     host: env.HOST,
+    allowOpenAccess: env.ALLOW_OPEN_ACCESS === '1' || env.ALLOW_OPEN_ACCESS === 'true',
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     corsOrigins: env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(','),

@@ -14,14 +14,14 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const sim = await startSimulator({ port: config.port, host: '0.0.0.0', symbols: config.symbols, walk: config.walk, rate: config.rate, demo: config.demo,
+  const sim = await startSimulator({ port: config.port, host: config.host, symbols: config.symbols, walk: config.walk, rate: config.rate, demo: config.demo,
     strict: config.strict ? { lifetimeScale: config.lifetimeScale } : false,
   });
   console.log(
-    `exchange simulator listening on ${sim.url} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
+    `exchange simulator listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${sim.port} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
       `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}, strict ${config.strict ? 'on' : 'off'}` +
       `${config.demo ? ', demo networks' : ''}); ` +
-      `control API under /_sim/`,
+      `control API under ${sim.url}/_sim/`,
   );
   const shutdown = (): void => {
     void sim.close().then(() => process.exit(0));

@@ -1,13 +1,16 @@
+import { isIP } from 'node:net';
 import { LOAD_RATE_MAX } from './control-validation.js';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
 import { SCALE_MAX } from './strict-validation.js';
 
 /**
- * The simulator's own environment (SIM_PORT, SIM_SYMBOLS, SIM_WALK). It is a separate program
+ * The simulator's own environment (SIM_PORT, SIM_HOST, SIM_SYMBOLS, SIM_WALK). It is a separate program
  * from the service, so it reads its variables here rather than through src/config.
  */
 export interface SimulatorConfig {
   port: number;
+  /** SIM_HOST: the interface to listen on; loopback unless told otherwise (its control API has no auth). */
+  host: string;
   symbols: string[];
   walk: boolean;
   /** SIM_RATE: load mode, messages per second (0: off). */
@@ -28,6 +31,7 @@ export class InvalidSimulatorEnvError extends Error {
 }
 
 const DEFAULT_PORT = 8090;
+const DEFAULT_HOST = '127.0.0.1';
 const SYMBOL = /^[A-Z0-9]{1,20}$/;
 
 function parsePort(raw: string | undefined): number {
@@ -37,6 +41,16 @@ function parsePort(raw: string | undefined): number {
     throw new InvalidSimulatorEnvError('SIM_PORT', 'must be an integer from 1 to 65535');
   }
   return port;
+}
+
+/** An IP address or a host name; nothing else reaches `listen`. */
+function parseHost(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_HOST;
+  const host = raw.trim();
+  if (isIP(host) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
+    throw new InvalidSimulatorEnvError('SIM_HOST', 'must be an IP address or a host name');
+  }
+  return host;
 }
 
 /** Base assets (`BTC`), or pairs against USDT (`BTCUSDT`, `BTC-USDT`, `btc/usdt`), comma separated. */
@@ -79,7 +93,7 @@ function parseRate(raw: string | undefined): number {
 export function loadSimulatorConfig(env: Record<string, string | undefined>): SimulatorConfig {
   const rate = parseRate(env.SIM_RATE);
   return {
-    port: parsePort(env.SIM_PORT), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
+    port: parsePort(env.SIM_PORT), host: parseHost(env.SIM_HOST), symbols: parseSymbols(env.SIM_SYMBOLS), walk: parseFlag(env.SIM_WALK), rate,
     strict: parseFlag(env.SIM_STRICT, 'SIM_STRICT', true), lifetimeScale: parseScale(env.SIM_LIFETIME_SCALE),
     demo: parseFlag(env.SIM_DEMO, 'SIM_DEMO'),
   };
