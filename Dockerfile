@@ -13,7 +13,8 @@ RUN npm run build && npm run build:web
 
 # --- runtime: production dependencies only, non-root ---
 FROM node:20.20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite
+# The image is for watching venues: the feeds are on (the service's own default, off, is for tests).
+ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite ENABLED_WEBSOCKET=1
 # V8's default old-generation limit follows the host's RAM (about 4 GB) and it then lets a busy
 # heap grow lazily: a 1,000,000-row journal export raised RSS by ~270 MB of uncollected garbage.
 # A 512 MB limit keeps that under 50 MB with the live heap far below it (BENCHMARKS.md, issue 7).

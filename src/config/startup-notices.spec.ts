@@ -12,9 +12,19 @@ describe('start-up notices', () => {
     expect(line).toContain('set ENABLED_WEBSOCKET=1');
   });
 
-  it('says nothing when the settings work together', () => {
-    expect(notices({})).toEqual([]);
+  it('with the feeds off, one line says no venue is watched and how to start them', () => {
+    const offs: Record<string, string>[] = [{}, { ENABLED_WEBSOCKET: '0' }, { ENABLED_WEBSOCKET: 'false' }];
+    for (const off of offs) {
+      expect(notices(off)).toEqual([
+        'ENABLED_WEBSOCKET is off: no venue is watched, /health/market says feeds "off" and the streams stay empty; ' +
+          'set ENABLED_WEBSOCKET=1 to start the live feeds',
+      ]);
+    }
+  });
+
+  it('says nothing when the settings work together, nor on an API instance (the ingest process watches)', () => {
     expect(notices({ MARKET_SIMULATOR_URL: 'http://127.0.0.1:8090', ENABLED_WEBSOCKET: '1' })).toEqual([]);
     expect(notices({ ENABLED_WEBSOCKET: '1' })).toEqual([]);
+    expect(notices({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual([]);
   });
 });

@@ -48,8 +48,9 @@ describe('order-book depth: parameters, the books endpoint and health', () => {
     });
   });
 
-  it('/health/market counts the books held per configured exchange', async () => {
+  it('/health/market counts the books held per configured exchange, and says the feeds are off', async () => {
     const res = await request(t.baseUrl).get('/health/market').expect(200);
     expect(res.body.books).toEqual({ binance: 0, okx: 0, gate: 0 });
+    expect(res.body.feeds).toBe('off');
   });
 });
