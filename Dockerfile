@@ -13,7 +13,8 @@ RUN npm run build && npm run build:web
 
 # --- runtime: production dependencies only, non-root ---
 FROM node:20.20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite
+# The image is for watching venues: the feeds are on (the service's own default, off, is for tests).
+ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite ENABLED_WEBSOCKET=1
 # A container is reached only through its published ports, so it listens on every interface and
 # asks tokens on user-scoped routes (rules: exposure): create one with dist/auth/token-cli.js.
 ENV HOST=0.0.0.0 AUTH_MODE=token

@@ -8,10 +8,17 @@ import { openAccessNotice } from './exposure.js';
 export function startupNotices(config: AppConfig): string[] {
   const out: string[] = [];
   const { marketData } = config;
-  if (marketData.simulatorUrl !== null && !marketData.websocketEnabled) {
+  // An API instance never watches a venue itself (the ingest process does), whatever the flag says.
+  if (marketData.websocketEnabled || config.scaleOut.role === 'api') return out;
+  if (marketData.simulatorUrl !== null) {
     out.push(
       'MARKET_SIMULATOR_URL is set but ENABLED_WEBSOCKET is off: no exchange feed connects, so every exchange ' +
         'shows connected:false and the streams stay empty; set ENABLED_WEBSOCKET=1 to watch the simulator',
+    );
+  } else {
+    out.push(
+      'ENABLED_WEBSOCKET is off: no venue is watched, /health/market says feeds "off" and the streams stay empty; ' +
+        'set ENABLED_WEBSOCKET=1 to start the live feeds',
     );
   }
   const open = openAccessNotice(config);

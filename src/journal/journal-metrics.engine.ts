@@ -33,11 +33,22 @@ export interface JournalMetricsRange {
  */
 export const CAPITAL_NEEDED = 'capital is required when the entry notionals of the first day sum to 0';
 
+/**
+ * The shortest period whose figures are extrapolated: below it `cagr`, `sharpe`, `sortino`,
+ * `calmar` (annualised) and `tradesPerDay` are null, as one 20-minute trade would otherwise read as
+ * a yearly growth of hundreds of percent. A journal's period often starts on the day of its first
+ * close, unlike a backtest's, whose look-back the client chose.
+ */
+export const MIN_EXTRAPOLATED_PERIOD_MS = 7 * 86_400_000;
+
 export function journalMetrics(operations: readonly MetricsOperation[], range: JournalMetricsRange): TradeMetrics {
   const capital = range.capital ?? defaultCapital(operations) ?? 1;
   if (capital <= 0) throw AppError.invalid(CAPITAL_NEEDED);
   const trades: ClosedTrade[] = operations.map((op) => ({ openedAt: op.openedAt, closedAt: op.closedAt, profitUsd: op.netPnl }));
-  return computeMetrics(trades, capital, journalPeriod(operations, range));
+  const period = journalPeriod(operations, range);
+  const metrics = computeMetrics(trades, capital, period);
+  if (period.end - period.start >= MIN_EXTRAPOLATED_PERIOD_MS) return metrics;
+  return { ...metrics, cagr: null, tradesPerDay: null, sharpe: null, sortino: null, calmar: null };
 }
 
 /** Σ entry notionals of the operations closed on the first São Paulo day that has any. */

@@ -38,6 +38,32 @@ describe('EndpointRefusalWatch', () => {
     expect(lines[0]).toContain('okx SPOT: every websocket dial failed for 150 s at wss://ws.okx.com:8443/ws/v5');
   });
 
+  it('a connected socket that stays silent is named as such, without the address hint', () => {
+    const lines: string[] = [];
+    const watch = new EndpointRefusalWatch(toExchangeUrls(undefined), (l) => lines.push(l), 120_000);
+    watch.onEvent(event('connected', 0));
+    // Each re-dial opens, subscribes and hears nothing until the silence timeout closes it.
+    for (const at of [30_000, 62_000, 94_000, 126_000]) watch.onEvent(event('disconnected', at, 'silence'));
+    expect(lines).toEqual([]);
+    watch.onEvent(event('disconnected', 160_000, 'silence'));
+    expect(lines).toEqual([
+      'okx FUTURES: the venue sent nothing for 130 s on a connected websocket at wss://ws.okx.com/ws/v5 ' +
+        '(5 connection(s) opened, each closed after MARKET_SILENCE_TIMEOUT_MS without a quote); the address answers',
+    ]);
+  });
+
+  it('failed dials among silent sockets count both and keep the address hint', () => {
+    const lines: string[] = [];
+    const watch = new EndpointRefusalWatch(toExchangeUrls(undefined), (l) => lines.push(l), 120_000);
+    watch.onEvent(event('disconnected', 0, 'silence'));
+    watch.onEvent(event('disconnected', 60_000, 'NetworkError: connect ECONNREFUSED'));
+    watch.onEvent(event('disconnected', 120_000, 'silence'));
+    expect(lines).toEqual([
+      'okx FUTURES: no websocket delivered for 120 s: 1 dial(s) failed and 2 connected but sent nothing at wss://ws.okx.com/ws/v5 ' +
+        '(last error: NetworkError: connect ECONNREFUSED); if okx has moved this address, set EXCHANGE_URLS=okx.ws=<url>',
+    ]);
+  });
+
   it('a shutdown is not a refusal', () => {
     const lines: string[] = [];
     const watch = new EndpointRefusalWatch({}, (l) => lines.push(l), 10);

@@ -28,6 +28,13 @@ export interface QuoteTick {
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed' | 'refused' | 'listed' | 'rest-banned';
 
 /**
+ * The `reason` of a connection closed because it sent no quote for MARKET_SILENCE_TIMEOUT_MS: its
+ * dial had succeeded (a dial that cannot connect fails first, with its own error, on ccxt's 10 s
+ * connect timeout below the default silence timeout).
+ */
+export const SILENCE_REASON = 'silence';
+
+/**
  * A change of state of one feed connection. `connectionId` is stable across reconnects of the
  * same subscription chunk, so consumers can count reconnects and tell when all are up.
  */

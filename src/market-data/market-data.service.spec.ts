@@ -55,6 +55,12 @@ describe('MarketDataService with a fake source', () => {
     });
   });
 
+  it('/health/market says feeds off without ENABLED_WEBSOCKET, and on with it', async () => {
+    expect((await start({ EXCHANGES: 'binance' })).marketHealth()).toMatchObject({ feeds: 'off', exchanges: { binance: { connected: false } } });
+    await service?.onApplicationShutdown();
+    expect((await start({ EXCHANGES: 'binance', ENABLED_WEBSOCKET: '1' })).marketHealth().feeds).toBe('on');
+  });
+
   it('a REST ban (even without the feeds) shows restBannedUntil until it ends and is logged once, with no query string', async () => {
     const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const s = await start({ EXCHANGES: 'binance,okx' });

@@ -18,6 +18,9 @@ import { DepthService } from './depth/depth.service.js';
 import { EndpointRefusalWatch, endpointLines } from './endpoint-watch.js';
 import { cleanText, errorFields } from '../common/logging/json-logger.js';
 
+/** ENABLED_WEBSOCKET as /health/market reports it. */
+export type FeedsState = 'on' | 'off';
+
 /**
  * Runs the feeds when ENABLED_WEBSOCKET=1: loads markets and volumes, picks the symbol
  * universe, starts the source's watches, hands its tick batches to the quote book and refreshes volumes
@@ -104,11 +107,16 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
     return this.mirror.fresh(this.clock.now()) ?? new FeedHealth(this.config.exchanges).report(lastMessageAt);
   }
 
-  /** /health/market: feed state per exchange and the tickers excluded as name collisions. */
-  marketHealth(): { exchanges: Record<string, ExchangeHealth>; excluded: ExcludedTicker[]; books: Record<string, number> } {
+  /**
+   * /health/market: whether the feeds run at all, feed state per exchange and the tickers excluded
+   * as name collisions. `feeds` comes first: with it off every exchange reads disconnected, which
+   * alone would look like five outages.
+   */
+  marketHealth(): { feeds: FeedsState; exchanges: Record<string, ExchangeHealth>; excluded: ExcludedTicker[]; books: Record<string, number> } {
     const held = this.depth?.heldCounts();
     const books = Object.fromEntries(this.config.exchanges.map((e) => [e, held?.[e] ?? 0]));
-    return { exchanges: this.healthReport(), excluded: this.collisions.list(), books };
+    const feeds = this.config.websocketEnabled ? 'on' : 'off';
+    return { feeds, exchanges: this.healthReport(), excluded: this.collisions.list(), books };
   }
 
   get symbols(): readonly string[] {

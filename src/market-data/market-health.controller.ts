@@ -6,6 +6,7 @@ import { MarketDataService } from './market-data.service.js';
 import type { ExchangeHealth, RefusedMarket } from './feed-health.js';
 import type { ExchangeName } from '../market-model/exchanges.js';
 import type { ExcludedTicker } from './name-collisions.js';
+import type { FeedsState } from './market-data.service.js';
 
 export class RefusedMarketDto implements RefusedMarket {
   @ApiField.ticker('canonical', { example: 'FOO-USDT' })
@@ -79,6 +80,13 @@ export class ExcludedTickerDto implements ExcludedTicker {
 }
 
 export class MarketHealthDto {
+  @ApiField.enum(['on', 'off'], {
+    example: 'on',
+    description: '`off` while ENABLED_WEBSOCKET is off: no venue is watched, so every exchange below shows `connected: false` ' +
+      'for that reason alone (set ENABLED_WEBSOCKET=1 to start the feeds); `on` when the feeds run, their state per exchange below',
+  })
+  feeds: FeedsState;
+
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: getSchemaPath(ExchangeHealthDto) },
@@ -116,7 +124,8 @@ export class MarketHealthController {
   @ApiOperation({
     operationId: 'getMarketHealth',
     summary: 'Websocket feed state per configured exchange',
-    description: '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null; ' +
+    description: '`feeds` is `off` while ENABLED_WEBSOCKET is off (no venue watched). ' +
+      '`connected` is true while all of the exchange\'s websocket feeds are up; `lastMessageAt` is RFC 3339 or null; ' +
       '`refused` lists the markets the exchange refused or delisted, dropped from the feeds while the others flow; ' +
       '`excluded` the tickers of an exchange that name another coin (a lasting price gap), left out of opportunities; ' +
       '`books` the order books held per exchange.',

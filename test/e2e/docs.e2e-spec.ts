@@ -24,4 +24,14 @@ describe('documentation stands alone', () => {
     const document = JSON.parse(read('openapi.json')) as Parameters<typeof renderSections>[0];
     expect(fillSections(current, renderSections(document))).toBe(current);
   });
+
+  it('docs/api.md describes both AUTH_MODE values, how a token is sent and the stream tickets; openapi.json names no JWT', () => {
+    const api = read('docs/api.md');
+    expect(api).not.toContain('There is no authentication');
+    for (const text of ['`AUTH_MODE=none`', '`AUTH_MODE=token`', '`Authorization: Bearer <token>`', '`POST /v1/auth/stream-ticket`', '`?ticket=']) {
+      expect(api).toContain(text);
+    }
+    const document = JSON.parse(read('openapi.json')) as { components: { securitySchemes: { bearer: { bearerFormat?: string } } } };
+    expect(document.components.securitySchemes.bearer.bearerFormat).not.toBe('JWT');
+  });
 });

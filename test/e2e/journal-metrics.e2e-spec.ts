@@ -46,6 +46,13 @@ describe('journal summary: trade metrics and breakdown by São Paulo week or mon
     expect(metrics.cagr).toBeCloseTo(((211 / 200) ** 36.5 - 1) * 100, 3);
   });
 
+  it('one 20-minute trade over half a day: no cagr, annualised ratio or trades per day; the totals stand', async () => {
+    const one = 'one-trade@example.com';
+    await request(t.baseUrl).post('/v1/journal/operations').send({ ...trade(one, '2026-03-02T15:20:00Z', 2), openedAt: '2026-03-02T15:00:00Z' }).expect(201);
+    const { metrics } = (await summary({ email: one, from: '2026-03-02T00:00:00-03:00', to: '2026-03-02T18:00:00-03:00' }).expect(200)).body;
+    expect(metrics).toMatchObject({ totalProfitUsd: 2, totalProfitPercent: 2, cagr: null, tradesPerDay: null, sharpe: null, sortino: null, calmar: null });
+  });
+
   it('capital measures the returns when given', async () => {
     const { metrics } = (await summary({ ...range, capital: '1000' }).expect(200)).body;
     expect(metrics).toMatchObject({ totalProfitUsd: 11, totalProfitPercent: 1.1, maxDrawdownPercent: 0.2970297 });
@@ -70,7 +77,8 @@ describe('journal summary: trade metrics and breakdown by São Paulo week or mon
 
   it('no closed operation: zeros and nulls, whatever the capital', async () => {
     const without = (await summary({ email: 'nobody@example.com' }).expect(200)).body.metrics;
-    expect(without).toMatchObject({ totalProfitUsd: 0, totalProfitPercent: 0, cagr: 0, winRate: 0, sharpe: null, sqn: null, bestDay: null });
+    // Its period is an instant: nothing to extrapolate.
+    expect(without).toMatchObject({ totalProfitUsd: 0, totalProfitPercent: 0, cagr: null, tradesPerDay: null, winRate: 0, sharpe: null, sqn: null, bestDay: null });
     expect((await summary({ email: 'nobody@example.com', capital: 500 }).expect(200)).body.metrics).toEqual(without);
   });
 

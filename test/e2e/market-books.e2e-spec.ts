@@ -41,13 +41,16 @@ describe('order-book depth: parameters, the books endpoint and health', () => {
     expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
   });
 
-  it('a book the service does not hold is 404 `book not held`', async () => {
+  it('a book the service does not hold is 404 `book not held`, saying what the exchange holds', async () => {
     const res = await request(t.baseUrl).get('/v1/market/books').query({ exchange: 'OKX', market: 'spot', ticker: 'btcusdt' }).expect(404);
-    expect(res.body).toEqual({ statusCode: 404, message: 'book not held', error: 'Not Found' });
+    expect(res.body).toEqual({
+      statusCode: 404, message: 'book not held: okx holds none now (books are held for both legs of open spot routes only)', error: 'Not Found',
+    });
   });
 
-  it('/health/market counts the books held per configured exchange', async () => {
+  it('/health/market counts the books held per configured exchange, and says the feeds are off', async () => {
     const res = await request(t.baseUrl).get('/health/market').expect(200);
     expect(res.body.books).toEqual({ binance: 0, okx: 0, gate: 0 });
+    expect(res.body.feeds).toBe('off');
   });
 });

@@ -45,6 +45,17 @@ describe('start-up log lines for a misconfiguration', () => {
     expect(record?.msg).toContain('ENABLED_WEBSOCKET is off');
     expect(record?.msg).toContain('set ENABLED_WEBSOCKET=1');
   }, 90_000);
+
+  it('the feeds off: one line saying no venue is watched and how to start the feeds', async () => {
+    const service = await startServiceProcess({ ...QUIET, DB_PATH: path.join(root, 'feeds-off') });
+    running.push(service);
+    const lines = mentioning(service.output(), 'ENABLED_WEBSOCKET');
+    expect(lines).toHaveLength(1);
+    const [record] = records(lines[0] ?? '');
+    expect(record).toMatchObject({ level: 'warn', context: 'Config' });
+    expect(record?.msg).toContain('no venue is watched');
+    expect(record?.msg).toContain('set ENABLED_WEBSOCKET=1');
+  }, 90_000);
 });
 
 describe('start-up log line for a PostgreSQL database created on the way', () => {

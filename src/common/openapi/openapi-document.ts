@@ -48,7 +48,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     // package.json's licence: proprietary; the address explains the term.
     .setLicense('UNLICENSED', 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license')
     .addServer('/', 'The service that serves this document')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A token from `npm run token -- create` (AUTH_MODE=token)' }, BEARER_SCHEME);
+    // bearerFormat named: Nest would otherwise say JWT, and the token is an opaque `amt_` string.
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'amt_ token', description: 'A token from `npm run token -- create` (AUTH_MODE=token)' },
+      BEARER_SCHEME,
+    );
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponseDto] });
   document.security = [];

@@ -14,7 +14,8 @@ export interface TradeMetrics {
   totalProfitUsd: number;
   totalProfitPercent: number;
   cagr: number | null;
-  tradesPerDay: number;
+  /** Null only where a caller holds its period too short to extrapolate (journal summaries). */
+  tradesPerDay: number | null;
   winRate: number;
   avgWinUsd: number | null;
   avgLossUsd: number | null;

@@ -3,6 +3,8 @@ import { ApiField } from '../openapi/api-field.decorator.js';
 import type { TradeMetrics } from './metrics.engine.js';
 
 const NULLABLE = { type: Number, nullable: true } as const;
+/** The extrapolated figures' rule (journal-metrics.engine.ts: MIN_EXTRAPOLATED_PERIOD_MS). */
+const SHORT = '; in a journal summary, also null when its period is under 7 days';
 
 /** The trade metrics (README "Trade metrics" states each formula); null where a figure has no value. */
 export class TradeMetricsDto {
@@ -12,11 +14,11 @@ export class TradeMetricsDto {
   @ApiProperty({ example: 1.47, description: 'totalProfitUsd ÷ capital × 100' })
   totalProfitPercent: number;
 
-  @ApiProperty({ ...NULLABLE, example: 6.12, description: 'Compound annual growth, percent; null when the final equity is 0 or below' })
+  @ApiProperty({ ...NULLABLE, example: 6.12, description: `Compound annual growth, percent; null when the final equity is 0 or below${SHORT}` })
   cagr: number | null;
 
-  @ApiProperty({ example: 3.2, description: 'Trades ÷ days of the period' })
-  tradesPerDay: number;
+  @ApiProperty({ ...NULLABLE, example: 3.2, description: `Trades ÷ days of the period${SHORT}` })
+  tradesPerDay: number | null;
 
   @ApiProperty({ example: 72.7, description: 'Percent of trades with profit > 0; 0 without trades' })
   winRate: number;
@@ -36,13 +38,13 @@ export class TradeMetricsDto {
   @ApiProperty({ ...NULLABLE, example: 0.3, description: '(1 + avgWin ÷ |avgLoss|) × win share − 1; null without losses' })
   expectancyRatio: number | null;
 
-  @ApiProperty({ ...NULLABLE, example: 2.4, description: 'Mean ÷ sample std of daily returns × √365; null with < 2 days or zero deviation' })
+  @ApiProperty({ ...NULLABLE, example: 2.4, description: `Mean ÷ sample std of daily returns × √365; null with < 2 days or zero deviation${SHORT}` })
   sharpe: number | null;
 
-  @ApiProperty({ ...NULLABLE, example: 3.1, description: 'Mean ÷ downside deviation of daily returns × √365; null without a losing day' })
+  @ApiProperty({ ...NULLABLE, example: 3.1, description: `Mean ÷ downside deviation of daily returns × √365; null without a losing day${SHORT}` })
   sortino: number | null;
 
-  @ApiProperty({ ...NULLABLE, example: 1.2, description: 'cagr ÷ maxDrawdownPercent; null without drawdown or cagr' })
+  @ApiProperty({ ...NULLABLE, example: 1.2, description: `cagr ÷ maxDrawdownPercent; null without drawdown or cagr${SHORT}` })
   calmar: number | null;
 
   @ApiProperty({ ...NULLABLE, example: 1.9, description: '√N × mean ÷ sample std of trade profits; null with < 2 trades or zero deviation' })

@@ -71,6 +71,10 @@ export class JournalSummaryDto {
   })
   breakdown: SummaryGroupDto[];
 
-  @ApiProperty({ type: TradeMetricsDto, nullable: true, description: 'With `metrics=true`: each closed operation one trade (its netPnl), in closedAt order; else null' })
+  @ApiProperty({
+    type: TradeMetricsDto, nullable: true,
+    description: 'With `metrics=true`: each closed operation one trade (its netPnl), in closedAt order; else null. Over a ' +
+      'period under 7 days the extrapolated figures (`cagr`, `sharpe`, `sortino`, `calmar`, `tradesPerDay`) are null',
+  })
   metrics: TradeMetricsDto | null;
 }

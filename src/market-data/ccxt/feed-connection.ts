@@ -1,7 +1,7 @@
 import type { ExchangeName, Market } from '../../market-model/exchanges.js';
 import { venueOf } from '../../venues/registry.js';
 import type { Clock } from '../clock.js';
-import type { ConnectionEvent, ConnectionState } from '../market-data-source.js';
+import { type ConnectionEvent, type ConnectionState, SILENCE_REASON } from '../market-data-source.js';
 import { chunk } from '../symbol-universe.js';
 import { fromCcxtSymbol } from '../../market-model/ticker.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
@@ -172,7 +172,7 @@ export class FeedConnection {
       this.emit('connected');
       return await this.options.client.closed();
     } catch (err) {
-      const reason = this.silenced ? 'silence' : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const reason = this.silenced ? SILENCE_REASON : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       if (!this.silenced) this.refuseNamedIn(reason);
       if (venueOf(this.options.exchange).feeds.upgradeNotice?.test(reason) === true) this.noticedInSession = true;
       return reason;

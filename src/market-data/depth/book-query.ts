@@ -8,6 +8,20 @@ export const BOOK_400 = {
   ticker: 'ticker must be a ticker such as BTC-USDT',
 } as const;
 export const BOOK_NOT_HELD = 'book not held';
+/** Held books a 404 names at most: a long list would bury the answer. */
+export const BOOK_NOT_HELD_LISTED = 10;
+
+/**
+ * The 404 of GET /v1/market/books: says which books the exchange holds (spot only, the first
+ * BOOK_NOT_HELD_LISTED in order and the count), or why none is, so a client sees what it may ask for.
+ */
+export function bookNotHeld(exchange: ExchangeName, held: readonly string[] | null): string {
+  if (held === null) return `${BOOK_NOT_HELD}: order books are off (DEPTH_ENABLED=0)`;
+  if (held.length === 0) return `${BOOK_NOT_HELD}: ${exchange} holds none now (books are held for both legs of open spot routes only)`;
+  const books = `${held.length} SPOT book${held.length === 1 ? '' : 's'}`;
+  const first = held.length > BOOK_NOT_HELD_LISTED ? `, the first ${BOOK_NOT_HELD_LISTED}` : '';
+  return `${BOOK_NOT_HELD}: ${exchange} holds ${books}${first}: ${held.slice(0, BOOK_NOT_HELD_LISTED).join(', ')}`;
+}
 
 export interface BookQuery {
   exchange: ExchangeName;

@@ -39,6 +39,27 @@ describe('DepthService: the held books on the serving thread', () => {
     expect(service.heldCounts()).toMatchObject({ binance: 1, okx: 0 });
   });
 
+  it('a 404 names the books the exchange holds: none, up to 10, or the first 10 and the count', async () => {
+    const notHeld = (exchange: string, market = 'SPOT'): string => {
+      try {
+        service.bookFor({ exchange, market, ticker: 'XRP-USDT' });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('expected a 404');
+    };
+    expect(notHeld('okx')).toBe('book not held: okx holds none now (books are held for both legs of open spot routes only)');
+    const tickers = Array.from({ length: 12 }, (_, i) => `C${String(i).padStart(2, '0')}-USDT`);
+    for (const ticker of tickers) service.routeOpened({ ...route, ticker }, T0, 0.5);
+    await vi.advanceTimersByTimeAsync(DEPTH_APPLY_MS);
+    for (const ticker of tickers.slice(0, 2)) source.pushBook(book('okx', ticker, T0));
+    expect(notHeld('okx', 'FUTURES')).toBe('book not held: okx holds 2 SPOT books: C00-USDT, C01-USDT');
+    for (const ticker of [...tickers].reverse()) source.pushBook(book('binance', ticker, T0));
+    expect(notHeld('binance')).toBe(`book not held: binance holds 12 SPOT books, the first 10: ${tickers.slice(0, 10).join(', ')}`);
+    const off = new DepthService(configWith(false), source, { now: () => now });
+    expect(() => off.bookFor({ exchange: 'okx', market: 'SPOT', ticker: 'BTC-USDT' })).toThrow('book not held: order books are off (DEPTH_ENABLED=0)');
+  });
+
   it('a book older than 5 s is unknown, though still held', async () => {
     service.routeOpened(route, T0, 0.5);
     await vi.advanceTimersByTimeAsync(DEPTH_APPLY_MS);

@@ -6,7 +6,7 @@ import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../market-mod
 import { MARKET_CLOCK, MARKET_DATA_SOURCE } from '../market-data.constants.js';
 import type { MarketDataSource } from '../market-data-source.js';
 import { AppError } from '../../common/errors/app-error.js';
-import { BOOK_NOT_HELD, parseBookQuery } from './book-query.js';
+import { bookNotHeld, parseBookQuery } from './book-query.js';
 import type { MarketBookDto } from './dto/market-book.dto.js';
 import { BOOK_UNKNOWN_AFTER_MS, type DepthBook, type DepthSource, type FlatLevels, isDepthSource } from './depth-book.js';
 import { DepthRouteTracker, type TrackedRoute } from './depth-route-tracker.js';
@@ -99,11 +99,11 @@ export class DepthService implements OnModuleInit, OnModuleDestroy {
     return this.latest.get(bookKey(exchange, market, ticker)) ?? null;
   }
 
-  /** GET /v1/market/books: the held book of the query's market, or 404 `book not held`. */
+  /** GET /v1/market/books: the held book of the query's market, or 404 `book not held` naming the ones held. */
   bookFor(query: Record<string, unknown>): MarketBookDto {
     const { exchange, market, ticker } = parseBookQuery(query, this.exchanges);
     const book = this.book(exchange, market, ticker);
-    if (!book) throw AppError.notFound(BOOK_NOT_HELD);
+    if (!book) throw AppError.notFound(bookNotHeld(exchange, this.enabled ? this.heldTickersOf(exchange) : null));
     return {
       exchange, market, ticker,
       bids: pairsOf(book.bids),
@@ -123,6 +123,13 @@ export class DepthService implements OnModuleInit, OnModuleDestroy {
     const counts = Object.fromEntries(EXCHANGE_NAMES.map((e) => [e, 0])) as Record<ExchangeName, number>;
     for (const book of this.latest.values()) counts[book.exchange] += 1;
     return counts;
+  }
+
+  /** Tickers of the exchange's books held with a state (the ones bookFor answers), sorted. */
+  private heldTickersOf(exchange: ExchangeName): string[] {
+    const out: string[] = [];
+    for (const book of this.latest.values()) if (book.exchange === exchange) out.push(book.ticker);
+    return out.sort();
   }
 
   private hold(exchange: ExchangeName, tickers: readonly string[]): void {

@@ -33,6 +33,7 @@ export function StatusPage() {
         Service version <strong data-testid="version">{__SERVICE_VERSION__}</strong> · health <strong data-testid="health">{health}</strong>
       </p>
       <ErrorNotice error={error} />
+      {market?.feeds === 'off' ? <p class="muted" data-testid="feeds-off">Feeds off: no venue is watched (the service runs without ENABLED_WEBSOCKET=1).</p> : null}
       <table data-testid="feeds">
         <thead><tr><th>exchange</th><th>connected</th><th>last message</th><th>reconnects</th><th>markets</th><th>refused</th></tr></thead>
         <tbody>
