@@ -83,9 +83,29 @@ describe('order-book depth through the simulator', () => {
       await flat();
       await until(subscriptions, (s) => s.length === 0, GRACE_MS + 5000, 50);
       expect(Date.now() - closed).toBeGreaterThanOrEqual(GRACE_MS - 100);
-      await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT' }).expect(404);
+      expect((await request(m.app.baseUrl).get('/health/market').expect(200)).body.books).toMatchObject({ binance: 0, okx: 0 });
     } finally {
       client.close();
     }
+  });
+
+  it('a market whose route is closed is answered on request (spot and perpetual), then held; a market the venue does not list is 404', async () => {
+    const spot = await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT' }).expect(200);
+    expect(spot.body).toMatchObject({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT' });
+    expect(spot.body.bids.slice(0, 2)).toEqual([[3000, 5], [2999, 5]]);
+    expect(spot.body.asks.slice(0, 2)).toEqual([[3000.1, 5], [3000.2, 5]]);
+    const perp = await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'bybit', market: 'FUTURES', ticker: 'BTC-USDT' }).expect(200);
+    expect(perp.body).toMatchObject({ exchange: 'bybit', market: 'FUTURES', ticker: 'BTC-USDT' });
+    expect(perp.body.bids.length).toBeGreaterThan(0);
+    expect(perp.body.bids[0][0]).toBeLessThan(perp.body.asks[0][0]);
+    // Held: the simulator keeps both subscriptions, and the service answers the next request from them.
+    expect(await subscriptions()).toEqual(['okx SPOT books']);
+    const all = (await sim('GET', '/_sim/depth-subscriptions')) as Record<string, DepthSubscription[]>;
+    expect(all.bybit?.some((s) => s.market === 'FUTURES' && s.ticker === 'BTC-USDT')).toBe(true);
+    const again = await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'okx', market: 'SPOT', ticker: 'ETH-USDT' }).expect(200);
+    expect(again.body.bids.slice(0, 2)).toEqual([[3000, 5], [2999, 5]]);
+    const unlisted = await request(m.app.baseUrl).get('/v1/market/books').query({ exchange: 'okx', market: 'SPOT', ticker: 'NOPE-USDT' }).expect(404);
+    expect(unlisted.body.message).toMatch(/^book not held: okx lists no SPOT market NOPE-USDT; okx holds \d+ books?: /);
+    expect(unlisted.body.message).toContain('SPOT ETH-USDT');
   });
 });

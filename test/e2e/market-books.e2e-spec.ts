@@ -41,10 +41,10 @@ describe('order-book depth: parameters, the books endpoint and health', () => {
     expect(res.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
   });
 
-  it('a book the service does not hold is 404 `book not held`, saying what the exchange holds', async () => {
+  it('with the feeds off a book the service does not hold is 404 `book not held`, saying why and what the exchange holds', async () => {
     const res = await request(t.baseUrl).get('/v1/market/books').query({ exchange: 'OKX', market: 'spot', ticker: 'btcusdt' }).expect(404);
     expect(res.body).toEqual({
-      statusCode: 404, message: 'book not held: okx holds none now (books are held for both legs of open spot routes only)', error: 'Not Found',
+      statusCode: 404, message: 'book not held: the live feeds are off (ENABLED_WEBSOCKET=1 starts them); okx holds none now', error: 'Not Found',
     });
   });
 
