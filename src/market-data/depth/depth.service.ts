@@ -216,7 +216,7 @@ export class DepthService implements OnModuleInit, OnModuleDestroy {
   private apply(exchange: ExchangeName, market: Market): void {
     const held = this.heldSet(exchange, market);
     let byMarket = this.held.get(exchange);
-    if (!byMarket) this.held.set(exchange, (byMarket = new Map()));
+    if (!byMarket) this.held.set(exchange, (byMarket = new Map<Market, ReadonlySet<string>>()));
     byMarket.set(market, held);
     for (const [key, book] of this.latest) {
       if (book.exchange === exchange && book.market === market && !held.has(book.ticker)) this.latest.delete(key);
