@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDemoEnv } from './demo-env.js';
+import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 import { toAppConfig, validateEnv } from './validate-env.js';
 
 describe('demo environment', () => {
@@ -23,5 +24,12 @@ describe('demo environment', () => {
   it('starts the simulator walking, with the demo networks, unless the operator says otherwise', () => {
     expect(loadDemoEnv({}).simulatorEnv).toMatchObject({ SIM_WALK: '1', SIM_DEMO: '1' });
     expect(loadDemoEnv({ SIM_DEMO: '0', SIM_WALK: '0' }).simulatorEnv).toMatchObject({ SIM_WALK: '0', SIM_DEMO: '0' });
+  });
+});
+
+describe('demo environment: venues', () => {
+  it('watches every venue of the registry unless the operator names some', () => {
+    expect(toAppConfig(validateEnv(loadDemoEnv({}).serviceEnv)).marketData.exchanges).toEqual([...EXCHANGE_NAMES]);
+    expect(toAppConfig(validateEnv(loadDemoEnv({ EXCHANGES: 'okx,gate' }).serviceEnv)).marketData.exchanges).toEqual(['okx', 'gate']);
   });
 });

@@ -49,6 +49,8 @@ export function loadDemoEnv(raw: Record<string, string | undefined> = process.en
     serviceEnv: {
       ...raw,
       ENABLED_WEBSOCKET: '1',
+      // Every venue the simulator speaks, unless the operator chose some.
+      EXCHANGES: raw.EXCHANGES ?? 'all',
       MARKET_SIMULATOR_URL: `http://127.0.0.1:${port}`,
       // The demo is offline and self-contained: always the embedded database.
       DATABASE_URL: undefined,
