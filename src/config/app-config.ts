@@ -78,7 +78,7 @@ export interface ScaleOutConfig {
 }
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string }
+  | { kind: 'postgres'; url: string; /** How long the start waits for the server to answer (DATABASE_CONNECT_WAIT_MS). */ connectWaitMs: number }
   | { kind: 'pglite'; path: string };
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

@@ -49,6 +49,13 @@ export class EnvDto {
   DATABASE_URL?: string;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'DATABASE_CONNECT_WAIT_MS must be an integer from 0 to 600000' })
+  @Min(0, { message: 'DATABASE_CONNECT_WAIT_MS must be an integer from 0 to 600000' })
+  @Max(600_000, { message: 'DATABASE_CONNECT_WAIT_MS must be an integer from 0 to 600000' })
+  DATABASE_CONNECT_WAIT_MS: number = 15_000;
+
+  @IsOptional()
   @IsString()
   @Matches(/\S/, { message: 'DB_PATH must be a folder path or :memory:' })
   DB_PATH: string = './data/pglite';

@@ -17,7 +17,7 @@ describe('environment validation', () => {
 
   it('selects PostgreSQL when DATABASE_URL is set', () => {
     const config = toAppConfig(validateEnv({ DATABASE_URL: 'postgres://u@h:5432/db' }));
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db', connectWaitMs: 15_000 });
   });
 
   it('parses a CORS origin list', () => {

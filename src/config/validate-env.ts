@@ -46,7 +46,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
     corsOrigins: env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(','),
     trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
+      ? { kind: 'postgres', url: env.DATABASE_URL, connectWaitMs: env.DATABASE_CONNECT_WAIT_MS }
       : { kind: 'pglite', path: env.DB_PATH },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bodyLimitBytes: 1024 * 1024,

@@ -14,9 +14,17 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const sim = await startSimulator({ port: config.port, host: config.host, symbols: config.symbols, walk: config.walk, rate: config.rate, demo: config.demo,
-    strict: config.strict ? { lifetimeScale: config.lifetimeScale } : false,
-  });
+  let sim;
+  try {
+    sim = await startSimulator({ port: config.port, host: config.host, symbols: config.symbols, walk: config.walk, rate: config.rate, demo: config.demo,
+      strict: config.strict ? { lifetimeScale: config.lifetimeScale } : false,
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    // One line, not a stack: most often a demo already runs.
+    console.error(`exchange simulator: port ${config.port} on ${config.host} is already in use (a demo already running?): stop it, or set SIM_PORT to a free port`);
+    return 1;
+  }
   console.log(
     `exchange simulator listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${sim.port} (${config.symbols.length} symbols, walk ${config.walk ? 'on' : 'off'}` +
       `${config.rate > 0 ? `, load ${config.rate} msg/s` : ''}, strict ${config.strict ? 'on' : 'off'}` +

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../utils/service-process.js';
 
@@ -49,5 +50,26 @@ describe('the exchange simulator program listens on loopback by default', () => 
     });
     expect(banner).toContain(`listening on 127.0.0.1:${port} `);
     expect(listeners(port)).toEqual(['127.0.0.1']);
+  }, 60_000);
+
+  it('a port in use: one line naming it and SIM_PORT, exit 1 (rules: operating)', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/simulator/main.ts'], {
+        env: { PATH: process.env.PATH ?? '', SIM_PORT: String(port), SIM_SYMBOLS: 'BTC' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = child;
+      const code = await new Promise<number | null>((resolve) => exited.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toBe(`exchange simulator: port ${port} on 127.0.0.1 is already in use (a demo already running?): stop it, or set SIM_PORT to a free port\n`);
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 });

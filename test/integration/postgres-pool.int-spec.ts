@@ -13,7 +13,7 @@ import { createPostgresTestDatabase, type TestDatabase } from '../utils/test-dat
  * On a real server: DATABASE_URL when set, else the local one.
  */
 async function open(url: string, timings: PoolTimings): Promise<DataSource> {
-  const ds = new DataSource({ ...dataSourceOptions({ kind: 'postgres', url }, [], timings), migrationsRun: false });
+  const ds = new DataSource({ ...dataSourceOptions({ kind: 'postgres', url, connectWaitMs: 0 }, [], timings), migrationsRun: false });
   await ds.initialize();
   return ds;
 }
