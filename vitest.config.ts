@@ -12,7 +12,8 @@ export default defineConfig({
         plugins,
         test: {
           name: 'unit',
-          include: ['src/**/*.spec.ts'],
+          // The dashboard's pure helpers (web/src/lib) are tested here too: web/ carries no test runner of its own.
+          include: ['src/**/*.spec.ts', 'web/src/**/*.spec.ts'],
           environment: 'node',
         },
       },

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, call, errorText, type Schemas } from '../api/client';
 import { Chart, type ChartSeries } from '../components/chart';
 import { ErrorNotice } from '../components/notice';
-import { num, pct, time } from '../lib/format';
+import { SAO_PAULO_NOTE, num, pct, saoPauloTime } from '../lib/format';
 import { paramsOf, setParams } from '../lib/hash-route';
 import { downloadWithToken, readToken } from '../lib/token';
 
@@ -103,7 +103,7 @@ function Summary({ summary }: { summary: Schemas['JournalSummaryDto'] }) {
       <p>
         net PNL <strong>{num(summary.netPnl, 2)}</strong> · gross {num(summary.grossPnl, 2)} · win rate {pct(summary.winRate, 1)} · fees {num(summary.feesPaid, 2)} · funding {num(summary.fundingReceived, 2)} · open {summary.openOperations}
       </p>
-      {summary.series.length > 0 ? <Chart title="Net PNL per São Paulo day" data={data} series={SUMMARY_SERIES} /> : <p class="muted">No closed operation in this period.</p>}
+      {summary.series.length > 0 ? <Chart title="Net PNL per São Paulo day" data={data} series={SUMMARY_SERIES} days /> : <p class="muted">No closed operation in this period.</p>}
     </div>
   );
 }
@@ -113,12 +113,14 @@ function Operations({ page }: { page: Schemas['OperationPageDto'] | null }) {
   return (
     <>
       <p data-testid="operation-count">{page.total} operations{page.total > page.data.length ? `, the newest ${page.data.length} shown` : ''}</p>
+      {/* The filters' days are São Paulo days: the times read on the same calendar, whatever the browser's zone. */}
+      <p class="note" data-testid="time-zone-note">{SAO_PAULO_NOTE}</p>
       <table data-testid="operations">
-        <thead><tr><th>opened</th><th>status</th><th>strategy</th><th>asset</th><th>buy → sell</th><th>quantity</th><th>net PNL</th><th>net %</th><th>source</th><th>notes</th></tr></thead>
+        <thead><tr><th>opened (São Paulo)</th><th>status</th><th>strategy</th><th>asset</th><th>buy → sell</th><th>quantity</th><th>net PNL</th><th>net %</th><th>source</th><th>notes</th></tr></thead>
         <tbody>
           {page.data.map((o) => (
             <tr key={o.id}>
-              <td>{time(o.openedAt)}</td><td>{o.status}</td><td>{o.strategy}</td><td>{o.asset}</td><td>{o.buyExchange} → {o.sellExchange}</td>
+              <td>{saoPauloTime(o.openedAt)}</td><td>{o.status}</td><td>{o.strategy}</td><td>{o.asset}</td><td>{o.buyExchange} → {o.sellExchange}</td>
               <td>{num(o.quantity)}</td><td class={(o.netPnl ?? 0) < 0 ? 'neg' : ''}>{num(o.netPnl, 2)}</td><td>{pct(o.netPnlPct, 2)}</td><td>{o.source}</td><td>{o.notes ?? ''}</td>
             </tr>
           ))}

@@ -2,11 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../api/client';
 import { StreamBanner } from '../components/notice';
 import { useEventStream } from '../lib/event-stream';
-import { EXCHANGES, duration, num, pct } from '../lib/format';
+import { EXCHANGES, NONE, duration, num, pct, price } from '../lib/format';
 import { paramsOf, setParams } from '../lib/hash-route';
+import { SIZE_COLUMNS, pricedAt, sizeCells } from '../lib/opportunity-size';
 
-/** Order-book depth figures may ride on an event; shown as they come. */
-type Opportunity = Schemas['OpportunityEventDto'] & { size?: unknown };
+type Opportunity = Schemas['OpportunityEventDto'];
 interface Row {
   event: Opportunity;
   receivedAt: number;
@@ -28,11 +28,8 @@ function streamUrl(f: Filters): string {
   return `/v1/realtime/arbitrage${query ? `?${query}` : ''}`;
 }
 
-function sizeText(size: unknown): string {
-  if (size === null || size === undefined) return '';
-  if (typeof size === 'number' || typeof size === 'string') return String(size);
-  if (typeof size === 'object') return Object.entries(size).map(([k, v]) => `${k} ${typeof v === 'number' ? num(v) : JSON.stringify(v)}`).join(' · ');
-  return '';
+function sizeHeading(notionalUsdt: number | null): string {
+  return notionalUsdt === null ? 'at size (order books)' : `at ${num(notionalUsdt, 0)} USDT (order books)`;
 }
 
 export function OpportunitiesPage({ params }: { params: URLSearchParams }) {
@@ -72,6 +69,7 @@ export function OpportunitiesPage({ params }: { params: URLSearchParams }) {
     setPaused(!paused);
   };
   const sorted = useMemo(() => [...rows.values()].sort((a, b) => b.event.profitPercentAskBid - a.event.profitPercentAskBid), [rows]);
+  const at = pricedAt(sorted.map((r) => r.event.size));
   return (
     <section>
       <h2>Opportunities</h2>
@@ -82,30 +80,42 @@ export function OpportunitiesPage({ params }: { params: URLSearchParams }) {
         </button>
         <StreamBanner state={state} />
       </div>
-      <table data-testid="opportunities">
+      <table data-testid="opportunities" class="opportunities">
         <thead>
           <tr>
-            <th>ticker</th><th>buy → sell</th><th>gross</th><th>net</th><th>buy</th><th>sell</th><th>size</th><th>network</th><th>transferable</th><th>age</th>
+            <th rowSpan={2}>ticker</th><th rowSpan={2}>buy → sell</th><th rowSpan={2} class="n">gross</th><th rowSpan={2} class="n">net</th>
+            <th colSpan={2} class="group">top of book</th>
+            <th colSpan={SIZE_COLUMNS.length} class="group" data-testid="priced-at">{sizeHeading(at)}</th>
+            <th rowSpan={2} data-col="network">network</th><th rowSpan={2} data-col="transferable">transferable</th><th rowSpan={2} class="n" data-col="age">age</th>
+          </tr>
+          <tr>
+            <th class="n" title="Lowest ask on the buy exchange">buy</th><th class="n" title="Highest bid on the sell exchange">sell</th>
+            {SIZE_COLUMNS.map((c) => <th key={c.key} class="n" title={c.title}>{c.label}</th>)}
           </tr>
         </thead>
         <tbody>
           {sorted.length === 0 ? (
-            <tr><td colSpan={10} class="muted">No opportunity matches these filters yet.</td></tr>
+            <tr><td colSpan={9 + SIZE_COLUMNS.length} class="muted">No opportunity matches these filters yet.</td></tr>
           ) : (
-            sorted.map(({ event: e, receivedAt, firstSeenAt }) => (
-              <tr key={keyOf(e)} class={now - firstSeenAt < FRESH_MS ? 'fresh' : ''} data-ticker={e.ticker}>
-                <td><a href={`#/route?ticker=${e.ticker}&buy=${e.buyExchange}&sell=${e.sellExchange}`}>{e.ticker}</a></td>
-                <td>{e.buyExchange} → {e.sellExchange}</td>
-                <td>{pct(e.profitPercentAskBid)}</td>
-                <td class={e.netProfitPercent < 0 ? 'neg' : ''}>{pct(e.netProfitPercent)}{e.costsEstimated ? ' (est.)' : ''}</td>
-                <td>{num(e.buyPrice, 8)}</td>
-                <td>{num(e.sellPrice, 8)}</td>
-                <td>{sizeText(e.size)}</td>
-                <td>{e.network ?? '–'}</td>
-                <td>{e.transferable ? 'yes' : 'no'}</td>
-                <td>{duration(e.ageMs + (now - receivedAt))}</td>
-              </tr>
-            ))
+            sorted.map(({ event: e, receivedAt, firstSeenAt }) => {
+              const cells = sizeCells(e.size);
+              return (
+                <tr key={keyOf(e)} class={now - firstSeenAt < FRESH_MS ? 'fresh' : ''} data-ticker={e.ticker}>
+                  <td><a href={`#/route?ticker=${e.ticker}&buy=${e.buyExchange}&sell=${e.sellExchange}`}>{e.ticker}</a></td>
+                  <td>{e.buyExchange} → {e.sellExchange}</td>
+                  <td class="n">{pct(e.profitPercentAskBid)}</td>
+                  <td class={e.netProfitPercent < 0 ? 'n neg' : 'n'}>{pct(e.netProfitPercent)}{e.costsEstimated ? <abbr title="Some fee is a default, not the exchange’s own figure"> est.</abbr> : null}</td>
+                  <td class="n" data-col="buy">{price(e.buyPrice)}</td>
+                  <td class="n" data-col="sell">{price(e.sellPrice)}</td>
+                  {SIZE_COLUMNS.map(({ key }) => (
+                    <td key={key} class={cells[key].negative ? 'n neg' : 'n'} data-col={key} title={cells[key].title}>{cells[key].text}</td>
+                  ))}
+                  <td data-col="network" title={e.network === null ? 'No network known to be open for withdrawal here and deposit there' : undefined}>{e.network ?? NONE}</td>
+                  <td data-col="transferable">{e.transferable ? 'yes' : 'no'}</td>
+                  <td data-col="age" class="n">{duration(e.ageMs + (now - receivedAt))}</td>
+                </tr>
+              );
+            })
           )}
         </tbody>
       </table>

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { INITIAL_STREAM_STATE, type StreamState, watchStream } from '../lib/stream-watch';
-import { num } from '../lib/format';
+import { num, price } from '../lib/format';
 import type { FromPricesWorker, Price, PriceRow, PricesView } from './prices-protocol';
 
 /**
@@ -22,7 +22,7 @@ function rowOf(p: Price, now: number): PriceRow {
   const age = now - Date.parse(p.updatedAt);
   const stale = age > STALE_MS;
   const updated = stale ? `stale ${Math.round(age / 1000)} s` : `${Math.max(0, Math.round(age / 100) / 10)} s ago`;
-  return { stale, cells: [p.ticker, p.exchange, p.market, num(p.bid, 8), num(p.ask, 8), num(p.bidQty), num(p.askQty), num(p.volume, 0), updated] };
+  return { stale, cells: [p.ticker, p.exchange, p.market, price(p.bid), price(p.ask), num(p.bidQty), num(p.askQty), num(p.volume, 0), updated] };
 }
 
 const order = (a: Price, b: Price): number =>
