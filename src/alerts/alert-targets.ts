@@ -35,8 +35,8 @@ export function targetPolicy(config: AlertsConfig): TargetPolicy {
 
 /**
  * Resolves the URL's host and judges EVERY address (rules: outbound-targets): one non-public
- * address refuses the target, since the connection could go to any of them. Resolver errors
- * reject with their code; the caller decides what a name that does not resolve means.
+ * address refuses the target, since the connection could go to any of them. A resolver failure
+ * is a `dns` verdict by kind only; the caller decides what a name that does not resolve means.
  */
 export async function judgeTarget(url: URL, policy: TargetPolicy): Promise<TargetVerdict> {
   if (url.protocol !== 'https:' && !policy.allowPrivate) return { ok: false, kind: 'blocked', reason: HTTPS_REASON };
