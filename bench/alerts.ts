@@ -26,7 +26,7 @@ beforeAll(async () => {
   hook = await startReceiver();
   sim = await startSimulator({ port: 0, walk: true });
   t = await startTestApp({
-    ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: sim.url, ALERT_SEND_INTERVAL_MS: '100',
+    ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: sim.url, ALERT_SEND_INTERVAL_MS: '100', ALERT_TARGETS_ALLOW_PRIVATE: '1',
     FUNDING_REFRESH_MS: '0', SAMPLE_INTERVAL_MS: '0', HISTORY_INTERVAL_MS: '0',
   });
 });

@@ -55,16 +55,22 @@ export function channelRequest(channel: AlertChannel, n: Notification, now: numb
   }
 }
 
-export type DeliveryOutcome = { ok: true } | { ok: false; error: string; retryAfterMs: number | null };
+/** Delivered; failed (retried until 24 h); or blocked: the target was refused before any connection, never retried. */
+export type DeliveryOutcome =
+  | { ok: true }
+  | { ok: false; error: string; retryAfterMs: number | null }
+  | { ok: false; blocked: true; error: string };
 
 /**
  * Reads a channel's answer: any 2xx delivers. A refusal's wait comes from Retry-After, else from
  * the body's `retry_after` in seconds (Telegram: `parameters.retry_after`; Discord: `retry_after`).
- * The error text is built here from the status only, never from the answer or the URL.
+ * The error text is built here from the status only, never from the answer or the URL. A 3xx is
+ * an answer like any other: redirects are not followed (rules: outbound-targets).
  */
 export function readOutcome(status: number, retryAfterHeaderMs: number | null, body: unknown): DeliveryOutcome {
   if (status >= 200 && status < 300) return { ok: true };
-  return { ok: false, error: `HTTP ${status}`, retryAfterMs: retryAfterHeaderMs ?? bodyRetryAfterMs(body) };
+  const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect not followed` : `HTTP ${status}`;
+  return { ok: false, error, retryAfterMs: retryAfterHeaderMs ?? bodyRetryAfterMs(body) };
 }
 
 function bodyRetryAfterMs(body: unknown): number | null {

@@ -2,7 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ChannelType } from './alert-rule.types.js';
 import type { AlertMessage } from './alert-message.js';
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** `blocked`: the target was refused before any connection (rules: outbound-targets). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'blocked'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One notification in the outbox; its id is the Idempotency-Key sent with every attempt. */

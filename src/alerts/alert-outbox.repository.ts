@@ -134,6 +134,14 @@ export class AlertOutboxRepository {
       }
     });
   }
+
+  /** A notification whose target was refused before any connection (rules: outbound-targets): final, never retried. */
+  async blocked(id: string, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE alert_outbox SET status = 'blocked', attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1`,
+      [id, error],
+    );
+  }
 }
 
 export const memoryKey = (ruleId: string, route: string): string => `${ruleId}|${route}`;

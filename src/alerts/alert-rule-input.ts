@@ -118,7 +118,7 @@ function asQuery(record: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Validates a channel; reachability is not checked here (an unreachable channel's deliveries fail visibly). */
+/** Validates a channel's form; where it points is judged by assertChannelTarget (rules: outbound-targets), reachability never (an unreachable channel's deliveries fail visibly). */
 export function parseChannel(raw: unknown): AlertChannel {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw AppError.invalid(CHANNEL_MESSAGES.object);
   const c = raw as Record<string, unknown>;

@@ -23,6 +23,7 @@ function harness(outcome: DeliveryOutcome, createdAt: number, attempts = 0) {
     delivered: (ids: string[]) => Promise.resolve(void (ids.length > 0 && calls.push('delivered'))),
     retryLater: (_id: string, error: string, at: number) => Promise.resolve(void calls.push(`retry ${error} at +${at - clock.t}`)),
     failed: (_id: string, ruleId: string | null, error: string, reason: string | null) => Promise.resolve(void calls.push(`failed ${ruleId} ${error} | ${reason}`)),
+    blocked: (_id: string, error: string) => Promise.resolve(void calls.push(`blocked ${error}`)),
   };
   const config = { alerts: { telegramApiUrl: 'http://tg', sendIntervalMs: 1000, retryBaseMs: 1000 } } as AppConfig;
   const metrics = { fired: counter, delivered: counter, failed: counter, latency: { observe: () => undefined } };
@@ -64,5 +65,11 @@ describe('AlertSenderService', () => {
     const h = harness({ ok: false, error: 'refused by 1:secret-token-abcdefghijklmnop', retryAfterMs: 0 }, 0);
     await h.sender.flush();
     expect(h.calls).toEqual(['retry refused by *** at +0']);
+  });
+
+  it('a blocked target is recorded as blocked at once, never retried (rules: outbound-targets)', async () => {
+    const h = harness({ ok: false, blocked: true, error: 'blocked: target resolves to 127.0.0.1, a loopback address' }, 0);
+    await h.sender.flush();
+    expect(h.calls).toEqual(['blocked blocked: target resolves to 127.0.0.1, a loopback address']);
   });
 });

@@ -115,6 +115,13 @@ export class AlertSenderService implements OnApplicationShutdown {
     const now = this.clock.now();
     if (outcome.ok) return true;
     const error = scrub(outcome.error, secretsOf(n.channel));
+    if ('blocked' in outcome) {
+      // rules: outbound-targets. A refused target stays refused: trying again would only probe it again.
+      await this.outbox.blocked(n.id, error);
+      this.metrics.failed.inc({ channel: channelType, final: 'true' });
+      this.logger.warn({ msg: 'alert target refused, notification blocked', notificationId: n.id, ruleId: n.ruleId, channel: channelType, error });
+      return false;
+    }
     if (givesUp(n.createdAt, now, this.policy)) {
       await this.outbox.failed(n.id, n.ruleId, `${error}; ${DISABLED_REASON}`, `${DISABLED_REASON} (last error: ${error})`);
       this.metrics.failed.inc({ channel: channelType, final: 'true' });

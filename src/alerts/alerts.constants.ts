@@ -6,3 +6,5 @@ export const DELIVERIES_LIMIT = 100;
 export const ALERTS_CLOCK = Symbol('ALERTS_CLOCK');
 /** Sends one HTTP request for a channel; tests may substitute it. */
 export const ALERT_HTTP = Symbol('ALERT_HTTP');
+/** How alert targets are judged and resolved (rules: outbound-targets); from config, so tests can give a resolver. */
+export const ALERT_TARGET_POLICY = Symbol('ALERT_TARGET_POLICY');

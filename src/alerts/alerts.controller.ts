@@ -6,6 +6,7 @@ import { ApiIdParam } from '../common/openapi/api-field.decorator.js';
 import { CHANNEL_MESSAGES, CONDITION_MESSAGES } from './alert-rule-input.js';
 import { AlertRuleIdParam, RULE_ID_REQUIRED } from './alert-rule-id.pipe.js';
 import { MAX_RULES_PER_EMAIL } from './alert-rule.types.js';
+import { TARGET_MESSAGES } from './alert-targets.js';
 import { ALERT_RULE_NOT_FOUND, tooManyRulesMessage } from './alerts.constants.js';
 import { AlertsService } from './alerts.service.js';
 import { AlertDeliveryDto } from './dto/alert-delivery.dto.js';
@@ -22,6 +23,7 @@ const RULE_ERRORS = [
   'minNetProfit must be a number from -100 to 100', 'transferable must be true or false', 'exchanges must be a comma list of …',
   'tickers must be a comma list of at most 100 tickers such as BTC-USDT',
   ...Object.values(CHANNEL_MESSAGES),
+  ...TARGET_MESSAGES.url, ...TARGET_MESSAGES.webhookUrl,
 ];
 
 @ApiTags('alerts')
@@ -35,7 +37,10 @@ export class AlertsController {
   @ApiOperation({
     operationId: 'createAlertRule',
     summary: 'Create an alert rule: a condition on opportunities, funding or feeds, pushed to a webhook, Telegram or Discord',
-    description: `At most ${MAX_RULES_PER_EMAIL} rules per email. A channel is not contacted here: an unreachable one is stored and its deliveries fail visibly.`,
+    description: `At most ${MAX_RULES_PER_EMAIL} rules per email. A channel is not contacted here: an unreachable one is stored and its deliveries fail visibly. `
+      + 'A webhook or Discord URL must be https and every address its host resolves to public (not loopback, private, link-local, '
+      + 'carrier-grade NAT, multicast, unique-local, documentation or otherwise reserved) unless ALERT_TARGETS_ALLOW_PRIVATE=1; '
+      + 'the address is checked again before each send.',
   })
   @ApiCreatedResponse({ type: AlertRuleDto })
   @ApiErrors({

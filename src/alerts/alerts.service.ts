@@ -7,8 +7,9 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { parseChannel, parseCondition } from './alert-rule-input.js';
 import { AlertRuleEntity } from './alert-rule.entity.js';
-import { DEFAULT_COOLDOWN_SECONDS, MAX_RULES_PER_EMAIL } from './alert-rule.types.js';
-import { ALERT_RULE_NOT_FOUND, DELIVERIES_LIMIT, tooManyRulesMessage } from './alerts.constants.js';
+import { type AlertChannel, DEFAULT_COOLDOWN_SECONDS, MAX_RULES_PER_EMAIL } from './alert-rule.types.js';
+import { assertChannelTarget, type TargetPolicy } from './alert-targets.js';
+import { ALERT_RULE_NOT_FOUND, ALERT_TARGET_POLICY, DELIVERIES_LIMIT, tooManyRulesMessage } from './alerts.constants.js';
 import { AlertDeliveryDto } from './dto/alert-delivery.dto.js';
 import { AlertRuleDto } from './dto/alert-rule.dto.js';
 import type { CreateAlertRuleDto } from './dto/create-alert-rule.dto.js';
@@ -27,6 +28,7 @@ export class AlertsService {
     @InjectRepository(AlertNotificationEntity) private readonly outbox: Repository<AlertNotificationEntity>,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(ALERT_TARGET_POLICY) private readonly targets: TargetPolicy,
   ) {
     this.exchanges = config.marketData.exchanges;
   }
@@ -34,7 +36,7 @@ export class AlertsService {
   /** The cap is checked under a per-email lock, so concurrent creations cannot pass it together. */
   async create(dto: CreateAlertRuleDto): Promise<AlertRuleDto> {
     const condition = parseCondition(dto.kind, dto.condition, this.exchanges);
-    const channel = parseChannel(dto.channel);
+    const channel = await this.channel(dto.channel);
     const saved = await this.db.transaction(async (m) => {
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`alerts:${dto.email}`]);
       const count = await m.count(AlertRuleEntity, { where: { email: dto.email } });
@@ -71,7 +73,7 @@ export class AlertsService {
     }
     const kind = dto.kind ?? rule.kind;
     if (dto.condition !== undefined) rule.condition = parseCondition(kind, dto.condition, this.exchanges);
-    if (dto.channel !== undefined) rule.channel = parseChannel(dto.channel);
+    if (dto.channel !== undefined) rule.channel = await this.channel(dto.channel);
     rule.kind = kind;
     if (dto.name !== undefined) rule.name = dto.name;
     if (dto.cooldownSeconds !== undefined) rule.cooldownSeconds = dto.cooldownSeconds;
@@ -94,6 +96,13 @@ export class AlertsService {
   async deliveries(email: string): Promise<AlertDeliveryDto[]> {
     const rows = await this.outbox.find({ where: { email }, order: { createdAt: 'DESC', id: 'ASC' }, take: DELIVERIES_LIMIT });
     return rows.map((row) => AlertDeliveryDto.from(row));
+  }
+
+  /** A channel's form, then where it points (rules: outbound-targets). */
+  private async channel(raw: unknown): Promise<AlertChannel> {
+    const channel = parseChannel(raw);
+    await assertChannelTarget(channel, this.targets);
+    return channel;
   }
 
   private async owned(id: string, email: string): Promise<AlertRuleEntity> {

@@ -413,4 +413,9 @@ export class EnvDto {
   @Min(10, { message: 'ALERT_RETRY_BASE_MS must be an integer from 10 to 3600000' })
   @Max(3_600_000, { message: 'ALERT_RETRY_BASE_MS must be an integer from 10 to 3600000' })
   ALERT_RETRY_BASE_MS: number = 5000;
+
+  // rules: outbound-targets. Off, an alert may only reach public addresses over https.
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'], { message: 'ALERT_TARGETS_ALLOW_PRIVATE must be 0, 1, true or false' })
+  ALERT_TARGETS_ALLOW_PRIVATE: string = '0';
 }

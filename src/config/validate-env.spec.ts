@@ -98,6 +98,16 @@ describe('environment validation', () => {
     expect(() => validateEnv({ ROLE: role })).toThrow(`REDIS_URL is required when ROLE is ${role}`);
   });
 
+  it('alert targets: public and https only by default; ALERT_TARGETS_ALLOW_PRIVATE=1 allows an http Telegram API base (rules: outbound-targets)', () => {
+    expect(toAppConfig(validateEnv({})).alerts.allowPrivateTargets).toBe(false);
+    expect(() => validateEnv({ TELEGRAM_API_URL: 'http://127.0.0.1:8081' })).toThrow(
+      'TELEGRAM_API_URL must be an https URL (http only with ALERT_TARGETS_ALLOW_PRIVATE=1)',
+    );
+    const lan = toAppConfig(validateEnv({ TELEGRAM_API_URL: 'http://127.0.0.1:8081', ALERT_TARGETS_ALLOW_PRIVATE: 'true' }));
+    expect(lan.alerts).toMatchObject({ telegramApiUrl: 'http://127.0.0.1:8081', allowPrivateTargets: true });
+    expect(() => validateEnv({ ALERT_TARGETS_ALLOW_PRIVATE: 'yes' })).toThrow('ALERT_TARGETS_ALLOW_PRIVATE must be 0, 1, true or false');
+  });
+
   it('ROLE=api with REDIS_URL carries the URL and key prefix', () => {
     const config = toAppConfig(validateEnv({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379/2', REDIS_KEY_PREFIX: 't1:' }));
     expect(config.scaleOut).toEqual({ role: 'api', redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: 't1:' } });

@@ -33,6 +33,10 @@ export function validateEnv(raw: Record<string, string | undefined>): EnvDto {
   if (env.ROLE !== 'all' && !env.REDIS_URL) {
     throw new InvalidEnvironmentError([`REDIS_URL is required when ROLE is ${env.ROLE}`]);
   }
+  // rules: outbound-targets. The Telegram API base is an alert target like any other.
+  if (!allowsPrivateTargets(env) && !env.TELEGRAM_API_URL.startsWith('https://')) {
+    throw new InvalidEnvironmentError([TELEGRAM_HTTPS_MESSAGE]);
+  }
   return env;
 }
 
@@ -88,6 +92,7 @@ export function toAppConfig(env: EnvDto): AppConfig {
       telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/+$/, ''),
       sendIntervalMs: env.ALERT_SEND_INTERVAL_MS,
       retryBaseMs: env.ALERT_RETRY_BASE_MS,
+      allowPrivateTargets: allowsPrivateTargets(env),
     },
     auth: {
       mode: env.AUTH_MODE,
@@ -95,6 +100,12 @@ export function toAppConfig(env: EnvDto): AppConfig {
       failedPerMinute: env.AUTH_FAILED_PER_MINUTE,
     },
   };
+}
+
+export const TELEGRAM_HTTPS_MESSAGE = 'TELEGRAM_API_URL must be an https URL (http only with ALERT_TARGETS_ALLOW_PRIVATE=1)';
+
+function allowsPrivateTargets(env: EnvDto): boolean {
+  return env.ALERT_TARGETS_ALLOW_PRIVATE === '1' || env.ALERT_TARGETS_ALLOW_PRIVATE === 'true';
 }
 
 /** The one place that reads `process.env`. Overrides let tests configure an app in-process. */

@@ -49,6 +49,8 @@ describe('alert delivery to webhook, Telegram and Discord receivers', () => {
     discord = await startReceiver();
     m = await startMarketFixture(EXCHANGES, TICKERS, {
       TELEGRAM_API_URL: telegram.url,
+      // Every receiver is on 127.0.0.1 over http (rules: outbound-targets).
+      ALERT_TARGETS_ALLOW_PRIVATE: '1',
       ALERT_RETRY_BASE_MS: '100',
       ALERT_SEND_INTERVAL_MS: '100',
       FUNDING_REFRESH_MS: '500',

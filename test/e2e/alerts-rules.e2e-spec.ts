@@ -12,7 +12,8 @@ const DISCORD = 'https://discord.example/api/webhooks/1234/discord-token-xyz-Dd7
 describe('alert rules CRUD', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ EXCHANGES: 'binance,okx,bybit' });
+    // Rules here point at 127.0.0.1 over http; test/e2e/alerts-targets covers the default (rules: outbound-targets).
+    t = await startTestApp({ EXCHANGES: 'binance,okx,bybit', ALERT_TARGETS_ALLOW_PRIVATE: '1' });
   });
   afterAll(async () => {
     await t.close();

@@ -28,7 +28,7 @@ describe('alerts with ROLE=ingest and two ROLE=api instances', () => {
     db = await createPgDatabase();
     const shared = {
       ...redis.env, DATABASE_URL: db.url, EXCHANGES: 'binance,okx', SYMBOLS: 'ETH-USDT', CROSSING_JOB_ENABLED: '0',
-      ALERT_SEND_INTERVAL_MS: '100', ALERT_RETRY_BASE_MS: '100',
+      ALERT_SEND_INTERVAL_MS: '100', ALERT_RETRY_BASE_MS: '100', ALERT_TARGETS_ALLOW_PRIVATE: '1',
     };
     ingest = serviceProcess('ingest', await freePort(), {
       ...shared, ROLE: 'ingest', ENABLED_WEBSOCKET: '1', MARKET_SIMULATOR_URL: sim.url, FUNDING_REFRESH_MS: '0', INGEST_WORKERS: '1',

@@ -32,7 +32,7 @@ describe('alert rules with size and minSize, where depth exists', () => {
 
   beforeAll(async () => {
     [sized, deep] = await Promise.all([startReceiver(), startReceiver()]);
-    m = await startMarketFixture(EXCHANGES, ['ETH-USDT', 'BTC-USDT'], { SAMPLE_INTERVAL_MS: '0', DEPTH_GRACE_MS: '1500' });
+    m = await startMarketFixture(EXCHANGES, ['ETH-USDT', 'BTC-USDT'], { SAMPLE_INTERVAL_MS: '0', DEPTH_GRACE_MS: '1500', ALERT_TARGETS_ALLOW_PRIVATE: '1' });
     await m.waitConnected();
     // Flat: no route open (bybit's book spans every price set here, so no route of it opens).
     await books([

@@ -130,6 +130,8 @@ describe('AUTH_MODE=token: bearer tokens bound to an e-mail', () => {
     t = await startTestApp({
       AUTH_MODE: 'token', AUTH_FAILED_PER_MINUTE: String(FAILED_PER_MINUTE), TRUST_PROXY: '1',
       LOG_LEVEL: 'debug', LOG_FORMAT: 'json', HISTORY_INTERVAL_MS: '0', CROSSING_JOB_ENABLED: '0',
+      // The alert rule below points at 127.0.0.1 (rules: outbound-targets).
+      ALERT_TARGETS_ALLOW_PRIVATE: '1',
     });
     const store = new ApiTokenStore(t.app.get(DataSource).getRepository(ApiTokenEntity));
     ownerToken = (await store.create({ email: 'Owner@Example.com', name: 'laptop' })).token;

@@ -27,7 +27,7 @@ describe('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     [m, browser] = await Promise.all([
-      startMarketFixture(['binance', 'okx', 'bybit'], ['BTC-USDT', 'ETH-USDT', 'SOL-USDT'], { HISTORY_INTERVAL_MS: '1000' }),
+      startMarketFixture(['binance', 'okx', 'bybit'], ['BTC-USDT', 'ETH-USDT', 'SOL-USDT'], { HISTORY_INTERVAL_MS: '1000', ALERT_TARGETS_ALLOW_PRIVATE: '1' }),
       launchChromium(),
     ]);
     base = m.app.baseUrl;

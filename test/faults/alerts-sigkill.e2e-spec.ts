@@ -47,6 +47,8 @@ describe('alerts: SIGKILL between firing and delivery', () => {
       EXCHANGES: 'binance,okx',
       SYMBOLS: 'BTC-USDT',
       TELEGRAM_API_URL: telegram.url,
+      // Receivers on 127.0.0.1 over http (rules: outbound-targets).
+      ALERT_TARGETS_ALLOW_PRIVATE: '1',
       ALERT_SEND_INTERVAL_MS: '100',
       ALERT_RETRY_BASE_MS: '100',
       FUNDING_REFRESH_MS: '0',

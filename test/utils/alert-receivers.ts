@@ -24,6 +24,8 @@ export interface Answer {
 export interface Receiver {
   url: string;
   received: Received[];
+  /** TCP connections it accepted, requests or not. */
+  connections: number;
   /** Requests it answered with a 2xx. */
   accepted(): Received[];
   answers: Answer[];
@@ -35,6 +37,7 @@ export async function startReceiver(answers: Answer[] = [{ status: 200 }]): Prom
   const receiver: Receiver = {
     url: '',
     received,
+    connections: 0,
     answers,
     accepted: () => received.filter((r) => r.status >= 200 && r.status < 300),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -49,6 +52,7 @@ export async function startReceiver(answers: Answer[] = [{ status: 200 }]): Prom
       res.end(answer.body ?? '{"ok":true}');
     });
   });
+  server.on('connection', () => (receiver.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;

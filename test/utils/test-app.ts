@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.factory.js';
+import type { AppConfig } from '../../src/config/app-config.js';
 import { loadConfig } from '../../src/config/validate-env.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -11,10 +12,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the whole application as production does, on a fresh database, on a free port. */
-export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+/**
+ * Boots the whole application as production does, on a fresh database, on a free port.
+ * `configure` may replace what no variable can give (the alert targets' resolver).
+ */
+export async function startTestApp(
+  env: Record<string, string | undefined> = {},
+  configure: (config: AppConfig) => AppConfig = (config) => config,
+): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '3000', ...db.env, ...env });
+  const config = configure(loadConfig({ LOG_LEVEL: 'silent', PORT: '3000', ...db.env, ...env }));
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

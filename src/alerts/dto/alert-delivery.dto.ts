@@ -24,13 +24,20 @@ export class AlertDeliveryDto {
   @ApiField.string({ example: 'BTC-USDT: buy on binance at 64000.1, sell on okx at 64150.5. Gross 0.235%, …' })
   text: string;
 
-  @ApiField.enum(DELIVERY_STATUSES, { description: 'pending (being retried), delivered, failed (gave up after 24 h, or the rule is gone)' })
+  @ApiField.enum(DELIVERY_STATUSES, {
+    description: 'pending (being retried), delivered, failed (gave up after 24 h, or the rule is gone), blocked (the target resolved to a non-public address or was not https: no connection made, not retried)',
+  })
   status: DeliveryStatus;
 
   @ApiField.integer({ example: 1 })
   attempts: number;
 
-  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500', description: 'The last failure, without secrets; says when the rule was disabled' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'HTTP 500',
+    description: "The last failure by kind, without secrets nor the target's answer: `HTTP <code>` (a 3xx adds `: redirect not followed`), `refused`, `timed out`, `DNS: not found`, `blocked: target …`; says when the rule was disabled",
+  })
   lastError: string | null;
 
   @ApiField.dateTime({ description: 'When the rule fired' })

@@ -46,7 +46,9 @@ export class AlertChannelDto {
   @ApiProperty({ enum: [...CHANNEL_TYPES], example: 'webhook' })
   type: string;
 
-  @ApiPropertyOptional({ type: String, example: 'https://example.com/hooks/arbitrage', description: 'webhook: http(s) URL receiving a JSON POST' })
+  @ApiPropertyOptional({
+    type: String, example: 'https://example.com/hooks/arbitrage', description: 'webhook: URL receiving a JSON POST; https to public addresses only unless ALERT_TARGETS_ALLOW_PRIVATE=1',
+  })
   url?: string;
 
   @ApiPropertyOptional({
@@ -61,7 +63,7 @@ export class AlertChannelDto {
   chatId?: string;
 
   @ApiPropertyOptional({
-    type: String, example: 'https://discord.com/api/webhooks/1234/abcdefgh', description: 'discord: webhook URL (holds its token); masked in answers',
+    type: String, example: 'https://discord.com/api/webhooks/1234/abcdefgh', description: 'discord: webhook URL (holds its token); masked in answers; held to the same target rules as a webhook url',
   })
   webhookUrl?: string;
 }

@@ -11,6 +11,7 @@ import { CreateAlerts1764900000000 } from './1764900000000-create-alerts.js';
 import { CreateFundingSettlements1764900330000 } from './1764900330000-create-funding-settlements.js';
 import { RouteEpisodesMaxSize1764900200000 } from './1764900200000-route-episodes-max-size.js';
 import { CreateApiTokens1765000000000 } from './1765000000000-create-api-tokens.js';
+import { AlertOutboxBlocked1765100000000 } from './1765100000000-alert-outbox-blocked.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
 export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000, CreateCalculators1764150000000, CreateLookers1764210000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSampl
   CreateFundingSettlements1764900330000,
   RouteEpisodesMaxSize1764900200000,
   CreateApiTokens1765000000000,
+  AlertOutboxBlocked1765100000000,
 ];

@@ -74,7 +74,7 @@ export function AlertsPage({ email }: { email: string }) {
               <td>{d.ruleName}</td>
               <td>{d.route}</td>
               <td>{d.channel}</td>
-              <td class={d.status === 'delivered' ? 'pos' : d.status === 'failed' ? 'neg' : ''}>{d.status}</td>
+              <td class={d.status === 'delivered' ? 'pos' : d.status === 'failed' || d.status === 'blocked' ? 'neg' : ''}>{d.status}</td>
               <td>{d.attempts}</td>
               <td>{d.lastError ?? ''}</td>
               <td>{time(d.deliveredAt)}</td>
