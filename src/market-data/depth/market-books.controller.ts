@@ -4,7 +4,7 @@ import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { BOOK_400, BOOK_503, bookNotHeld } from './book-query.js';
 import { DEPTH_DEMAND_HOLD_MS, DEPTH_DEMAND_MAX, DEPTH_DEMAND_WAIT_MS, DepthService } from './depth.service.js';
 import { MarketBookDto, MarketBookQueryDto } from './dto/market-book.dto.js';
-import { EXCHANGE_LIST } from '../../market-model/exchanges.js';
+import { EXCHANGE_LIST, FIRST_EXCHANGE } from '../../market-model/exchanges.js';
 
 const EXCHANGES_400 = `exchange must be one of ${EXCHANGE_LIST}`;
 
@@ -28,11 +28,11 @@ export class MarketBooksController {
   @ApiErrors({
     400: [EXCHANGES_400, BOOK_400.market, BOOK_400.ticker],
     404: [
-      bookNotHeld('binance', ['SPOT BTC-USDT', 'SPOT ETH-USDT'], { market: 'SPOT', ticker: 'FOO-USDT' }),
-      bookNotHeld('binance', [], 'feeds off'),
-      bookNotHeld('binance', null, 'feeds off'),
+      bookNotHeld(FIRST_EXCHANGE, ['SPOT BTC-USDT', 'SPOT ETH-USDT'], { market: 'SPOT', ticker: 'FOO-USDT' }),
+      bookNotHeld(FIRST_EXCHANGE, [], 'feeds off'),
+      bookNotHeld(FIRST_EXCHANGE, null, 'feeds off'),
     ],
-    503: [BOOK_503.full(DEPTH_DEMAND_MAX), BOOK_503.markets('binance'), BOOK_503.late('binance', DEPTH_DEMAND_WAIT_MS)],
+    503: [BOOK_503.full(DEPTH_DEMAND_MAX), BOOK_503.markets(FIRST_EXCHANGE), BOOK_503.late(FIRST_EXCHANGE, DEPTH_DEMAND_WAIT_MS)],
   })
   book(@Query() query: MarketBookQueryDto): Promise<MarketBookDto> {
     return this.depth.bookFor({ ...query });
