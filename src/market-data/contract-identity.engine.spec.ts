@@ -70,7 +70,7 @@ describe('SYMBOL_DENYLIST', () => {
   });
 
   it('names the first bad item', () => {
-    expect(parseDenylist('PEPE,kraken:BTC')).toEqual({ ok: false, message: 'SYMBOL_DENYLIST: "kraken:BTC" names no known exchange (binance, bybit, okx, gate, bitget)' });
+    expect(parseDenylist('PEPE,kraken:BTC')).toEqual({ ok: false, message: 'SYMBOL_DENYLIST: "kraken:BTC" names no known exchange (binance, bybit, okx, gate, bitget, aster)' });
     expect(parseDenylist('PEPE-XYZ')).toMatchObject({ ok: false, message: expect.stringContaining('"PEPE-XYZ" is not a ticker') });
   });
 

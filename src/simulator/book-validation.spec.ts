@@ -23,7 +23,7 @@ describe('validateBooks', () => {
     [[], 'body must contain at least one book'],
     [Array.from({ length: BOOKS_PER_REQUEST_MAX + 1 }, () => book), `body must contain at most ${BOOKS_PER_REQUEST_MAX} books`],
     [[7], '[0] must be an object'],
-    [[{ ...book, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget'],
+    [[{ ...book, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget, aster'],
     [[{ ...book, market: 'MARGIN' }], '[0].market must be SPOT or FUTURES'],
     [[{ ...book, ticker: 'XYZ-USDT' }], '[0].ticker XYZ-USDT is not simulated'],
     [[{ ...book, bids: undefined }], '[0].bids is required'],

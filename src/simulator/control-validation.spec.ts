@@ -25,7 +25,7 @@ describe('validateQuotes', () => {
     [[], 'body must contain at least one quote'],
     [[42], '[0] must be an object'],
     [[{ ...quote, exchange: undefined }], '[0].exchange is required'],
-    [[{ ...quote, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget'],
+    [[{ ...quote, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget, aster'],
     [[{ ...quote, market: 'MARGIN' }], '[0].market must be SPOT or FUTURES'],
     [[{ ...quote, ticker: 'BTC/EUR!' }], '[0].ticker is invalid'],
     [[{ ...quote, ticker: 'XYZ-USDT' }], '[0].ticker XYZ-USDT is not simulated'],
