@@ -3,10 +3,13 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Subject } from 'rxjs';
 import type { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error.js';
+import type { Keyring } from '../common/secrets/secret-box.js';
+import { SECRETS_KEYRING } from '../common/secrets/secrets.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { parseChannel, parseCondition } from './alert-rule-input.js';
 import { AlertRuleEntity } from './alert-rule.entity.js';
+import { openedChannel, storedChannel } from './alert-secrets.js';
 import { DEFAULT_COOLDOWN_SECONDS, MAX_RULES_PER_EMAIL } from './alert-rule.types.js';
 import { ALERT_RULE_NOT_FOUND, DELIVERIES_LIMIT, tooManyRulesMessage } from './alerts.constants.js';
 import { AlertDeliveryDto } from './dto/alert-delivery.dto.js';
@@ -27,6 +30,7 @@ export class AlertsService {
     @InjectRepository(AlertNotificationEntity) private readonly outbox: Repository<AlertNotificationEntity>,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(SECRETS_KEYRING) private readonly keyring: Keyring,
   ) {
     this.exchanges = config.marketData.exchanges;
   }
@@ -45,23 +49,23 @@ export class AlertsService {
         name: dto.name,
         kind: dto.kind,
         condition,
-        channel,
+        channel: storedChannel(channel, this.keyring),
         cooldownSeconds: dto.cooldownSeconds ?? DEFAULT_COOLDOWN_SECONDS,
         enabled: dto.enabled ?? true,
         disabledReason: null,
       }));
     });
     this.changedSubject.next();
-    return AlertRuleDto.from(saved);
+    return AlertRuleDto.from(saved, channel);
   }
 
   async list(email: string): Promise<AlertRuleDto[]> {
     const rows = await this.rules.find({ where: { email }, order: { createdAt: 'DESC', id: 'ASC' } });
-    return rows.map((row) => AlertRuleDto.from(row));
+    return rows.map((row) => this.answer(row));
   }
 
   async get(id: string, email: string): Promise<AlertRuleDto> {
-    return AlertRuleDto.from(await this.owned(id, email));
+    return this.answer(await this.owned(id, email));
   }
 
   async update(id: string, email: string, dto: UpdateAlertRuleDto): Promise<AlertRuleDto> {
@@ -71,7 +75,7 @@ export class AlertsService {
     }
     const kind = dto.kind ?? rule.kind;
     if (dto.condition !== undefined) rule.condition = parseCondition(kind, dto.condition, this.exchanges);
-    if (dto.channel !== undefined) rule.channel = parseChannel(dto.channel);
+    if (dto.channel !== undefined) rule.channel = storedChannel(parseChannel(dto.channel), this.keyring);
     rule.kind = kind;
     if (dto.name !== undefined) rule.name = dto.name;
     if (dto.cooldownSeconds !== undefined) rule.cooldownSeconds = dto.cooldownSeconds;
@@ -81,7 +85,7 @@ export class AlertsService {
     }
     const saved = await this.rules.save(rule);
     this.changedSubject.next();
-    return AlertRuleDto.from(saved);
+    return this.answer(saved);
   }
 
   async remove(id: string, email: string): Promise<void> {
@@ -94,6 +98,11 @@ export class AlertsService {
   async deliveries(email: string): Promise<AlertDeliveryDto[]> {
     const rows = await this.outbox.find({ where: { email }, order: { createdAt: 'DESC', id: 'ASC' }, take: DELIVERIES_LIMIT });
     return rows.map((row) => AlertDeliveryDto.from(row));
+  }
+
+  /** The answer masks the secret, so it opens it first; the stored row keeps it sealed. */
+  private answer(row: AlertRuleEntity): AlertRuleDto {
+    return AlertRuleDto.from(row, openedChannel(row.channel, this.keyring));
   }
 
   private async owned(id: string, email: string): Promise<AlertRuleEntity> {

@@ -1,5 +1,6 @@
 import type { AlertsConfig } from './alerts-config.js';
 import type { RealtimeConfig } from './realtime-config.js';
+import type { SecretsConfig } from './secrets-config.js';
 import type { SseConfig } from './sse-config.js';
 import type { MarketDataConfig } from './market-data-config.js';
 
@@ -55,6 +56,8 @@ export interface AppConfig {
    * user-scoped routes need `Authorization: Bearer <token>` and act only on the token's e-mail.
    */
   auth: AuthConfig;
+  /** The master key that seals stored secrets (rules: sealed-secrets). */
+  secrets: SecretsConfig;
 }
 
 export const AUTH_MODES = ['none', 'token'] as const;
