@@ -165,7 +165,7 @@ describe('alert secrets sealed at rest (rules: sealed-secrets)', () => {
       expect(await rowsAsText(url)).toBe(before);
     });
 
-    it('rotate re-seals everything under the new key; the new key alone opens it and sends carry the right secret', async () => {
+    it('rotate re-seals everything under the new key; the new key alone opens it and sends carry the right secret', { timeout: 90_000 }, async () => {
       const cli = await execFileAsync(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/database/secrets-cli.ts', 'rotate'], {
         env: { ...process.env, DATABASE_URL: url, SECRETS_KEY: K2.toString('hex'), SECRETS_KEY_PREVIOUS: K1.toString('hex'), LOG_LEVEL: 'silent' },
       });
@@ -239,7 +239,8 @@ describe('alert secrets sealed at rest (rules: sealed-secrets)', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('the folder holds no secret in clear; the key file is created beside it, 0600', async () => {
+    // The first start initialises the folder (initdb in a child process): tens of seconds on a busy box.
+    it('the folder holds no secret in clear; the key file is created beside it, 0600', { timeout: 120_000 }, async () => {
       const dbPath = path.join(dir, 'pglite');
       const running = await start({ DB_PATH: dbPath });
       try {
@@ -255,7 +256,7 @@ describe('alert secrets sealed at rest (rules: sealed-secrets)', () => {
       for (const f of files) expectNoPlaintext(fs.readFileSync(path.join(f.parentPath, f.name)));
     });
 
-    it('a start with another key file stops with the one line; the right key starts again', async () => {
+    it('a start with another key file stops with the one line; the right key starts again', { timeout: 60_000 }, async () => {
       const dbPath = path.join(dir, 'pglite');
       const keyFile = path.join(dir, 'secrets.key');
       const right = fs.readFileSync(keyFile, 'utf8');
