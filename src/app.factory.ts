@@ -3,7 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
+import { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
+import { describeSource, loadKeyring, type LoadedKeyring } from './common/secrets/key-source.js';
+import { assertKeyringOpensStored } from './database/sealed-secrets.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './common/openapi/openapi-document.js';
 import { JsonLogger } from './common/logging/json-logger.js';
@@ -21,10 +24,20 @@ import { dashboardStatic } from './dashboard/dashboard-static.js';
  * the e2e tests drive it, so both exercise the same middleware, pipes and filters.
  */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const logger = new JsonLogger(config.logLevel, undefined, config.logFormat);
+  const secrets = loadKeyring(config.secrets);
+  logSecretsKey(logger, secrets);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, secrets.keyring), {
     bodyParser: false,
-    logger: new JsonLogger(config.logLevel, undefined, config.logFormat),
+    logger,
   });
+  // Before any module starts (nothing has read, written or sent yet): another key stops here.
+  try {
+    await assertKeyringOpensStored(app.get(DataSource), secrets.keyring, describeSource(secrets.source));
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   app.set('trust proxy', config.trustProxy);
   limitSlowClients(app.getHttpServer(), config.headersTimeoutMs);
   app.use(requestIdMiddleware);
@@ -58,6 +71,12 @@ function limitSlowClients(server: Server, headersTimeoutMs: number): void {
   server.headersTimeout = headersTimeoutMs;
   // A constructor option Nest does not pass through; Node reads it when the server starts listening.
   Object.assign(server, { connectionsCheckingInterval: Math.max(100, Math.floor(headersTimeoutMs / 4)) });
+}
+
+/** Names where the key came from and its id, never the key (rules: sealed-secrets). */
+function logSecretsKey(logger: JsonLogger, { keyring, source }: LoadedKeyring): void {
+  const where = source.kind === 'file' ? { keyFile: source.path, created: source.created } : {};
+  logger.log({ msg: 'secrets key', source: source.kind, keyId: keyring.currentId, ...where, previousKeys: keyring.keyIds.length - 1 }, 'Secrets');
 }
 
 function setupSwagger(app: NestExpressApplication): void {

@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import type { Keyring } from './common/secrets/secret-box.js';
+import { SecretsModule } from './common/secrets/secrets.module.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { FailureMessageInterceptor } from './common/errors/failure-message.interceptor.js';
 import { SseModule } from './common/sse/sse.module.js';
@@ -27,11 +29,12 @@ import { AuthModule } from './auth/auth.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, keyring: Keyring): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        SecretsModule.forRoot(keyring),
         RedisModule,
         DatabaseModule,
         // First of the features, so its global guard runs before theirs.

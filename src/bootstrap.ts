@@ -5,6 +5,8 @@ import { exitGracefullyOnSignals } from './common/lifecycle/graceful-shutdown.js
 import { JsonLogger } from './common/logging/json-logger.js';
 import { assertUsableFolder, EmbeddedFolderError } from './database/embedded-folder.js';
 import { DatabaseUnreachableError, ensurePostgresDatabase, MissingDatabaseError } from './database/ensure-database.js';
+import { SecretsKeyMismatchError } from './database/sealed-secrets.js';
+import { SecretsKeyFileError } from './common/secrets/key-source.js';
 import { assertSafeExposure } from './config/exposure.js';
 import { startupNotices } from './config/startup-notices.js';
 import { InvalidEnvironmentError, loadConfig } from './config/validate-env.js';
@@ -38,8 +40,14 @@ export async function startService(
     exitGracefullyOnSignals(app, { deadlineMs: config.shutdownTimeoutMs, logger, exit: (code) => process.exit(code) });
     return 0;
   } catch (err) {
-    const known = err instanceof InvalidEnvironmentError || err instanceof EmbeddedFolderError || err instanceof MissingDatabaseError ||
-      err instanceof DatabaseUnreachableError || err instanceof PortInUseError;
+    const known =
+      err instanceof InvalidEnvironmentError ||
+      err instanceof EmbeddedFolderError ||
+      err instanceof MissingDatabaseError ||
+      err instanceof DatabaseUnreachableError ||
+      err instanceof PortInUseError ||
+      err instanceof SecretsKeyMismatchError ||
+      err instanceof SecretsKeyFileError;
     const message = known ? err.message : `Failed to start: ${String(err)}`;
     writeError(`${message}\n`);
     return 1;

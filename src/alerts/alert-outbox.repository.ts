@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { Keyring } from '../common/secrets/secret-box.js';
+import { SECRETS_KEYRING } from '../common/secrets/secrets.module.js';
+import { openedChannel, type StoredChannel } from './alert-secrets.js';
 import type { FiringMemory } from './alert-firing.engine.js';
 import type { AlertMessage } from './alert-message.js';
 import type { AlertChannel, ChannelType } from './alert-rule.types.js';
@@ -35,7 +38,7 @@ interface ClaimRow {
   attempts: number;
   channel_type: ChannelType;
   message: AlertMessage;
-  channel: AlertChannel | null;
+  channel: StoredChannel | null;
 }
 
 /**
@@ -45,7 +48,10 @@ interface ClaimRow {
  */
 @Injectable()
 export class AlertOutboxRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(SECRETS_KEYRING) private readonly keyring: Keyring,
+  ) {}
 
   async loadMemories(): Promise<Map<string, FiringMemory>> {
     const rows = await this.db.query<{ rule_id: string; route: string; notified_at: Date; value: number; episode: string }[]>(
@@ -85,7 +91,7 @@ export class AlertOutboxRepository {
     return ids;
   }
 
-  /** Takes up to `limit` due notifications until `now + claimMs`, with their rules' channels. */
+  /** Takes up to `limit` due notifications until `now + claimMs`, with their rules' channels opened for sending. */
   async claim(now: number, limit: number, claimMs: number): Promise<ClaimedNotification[]> {
     const rows = await this.db.query<ClaimRow[]>(
       `WITH due AS (
@@ -101,7 +107,8 @@ export class AlertOutboxRepository {
       [new Date(now), limit, new Date(now + claimMs)],
     );
     return rows.map((r) => ({
-      id: r.id, ruleId: r.rule_id, createdAt: r.created_at.getTime(), attempts: r.attempts, channelType: r.channel_type, message: r.message, channel: r.channel,
+      id: r.id, ruleId: r.rule_id, createdAt: r.created_at.getTime(), attempts: r.attempts, channelType: r.channel_type, message: r.message,
+      channel: r.channel === null ? null : openedChannel(r.channel, this.keyring),
     }));
   }
 

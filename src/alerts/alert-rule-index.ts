@@ -1,5 +1,5 @@
 import { type FilterableEvent, type OpportunityFilter, matchesFilter, parseOpportunityFilter } from '../realtime/opportunity-filter.js';
-import type { AlertChannel, AlertKind, FeedCondition, FundingCondition, OpportunityCondition } from './alert-rule.types.js';
+import type { AlertKind, ChannelType, FeedCondition, FundingCondition, OpportunityCondition } from './alert-rule.types.js';
 
 /** What the evaluator needs of a rule (no timestamps, no owner lookups). */
 export interface IndexedRule {
@@ -8,7 +8,8 @@ export interface IndexedRule {
   name: string;
   kind: AlertKind;
   condition: object;
-  channel: AlertChannel;
+  /** Only the type: the stored channel's secret stays sealed until a notification is sent. */
+  channel: { type: ChannelType };
   cooldownSeconds: number;
 }
 

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { AlertChannel, AlertCondition, AlertKind } from './alert-rule.types.js';
+import type { StoredChannel } from './alert-secrets.js';
+import type { AlertCondition, AlertKind } from './alert-rule.types.js';
 
 /** A user's alert rule: what to watch, where to send it, and how often a route may notify. */
 @Entity({ name: 'alert_rules' })
@@ -19,9 +20,9 @@ export class AlertRuleEntity {
   @Column({ type: 'jsonb' })
   condition: AlertCondition;
 
-  /** Holds the channel's secrets: never returned or logged as stored (see alert-secrets.ts). */
+  /** The channel with its secret sealed (rules: sealed-secrets); opened only to send or to mask an answer. */
   @Column({ type: 'jsonb' })
-  channel: AlertChannel;
+  channel: StoredChannel;
 
   @Column({ name: 'cooldown_seconds', type: 'integer' })
   cooldownSeconds: number;

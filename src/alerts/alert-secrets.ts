@@ -1,4 +1,29 @@
-import type { AlertChannel } from './alert-rule.types.js';
+import type { Keyring } from '../common/secrets/secret-box.js';
+import { openChannel, sealChannel } from '../database/sealed-secrets.js';
+import type { AlertChannel, ChannelType } from './alert-rule.types.js';
+
+/**
+ * A channel as the database holds it (rules: sealed-secrets): the webhook secret, bot token or
+ * Discord webhook URL sealed into `sealed`; a row a version before sealing wrote still has it in clear.
+ */
+export type StoredChannel = {
+  type: ChannelType;
+  sealed?: string | null;
+  url?: string;
+  chatId?: string;
+  secret?: string | null;
+  botToken?: string;
+  webhookUrl?: string;
+};
+
+export function storedChannel(channel: AlertChannel, keyring: Keyring): StoredChannel {
+  return sealChannel(channel, keyring) as unknown as StoredChannel;
+}
+
+/** The channel with its secret opened, for sending and for masking in answers. */
+export function openedChannel(stored: StoredChannel, keyring: Keyring): AlertChannel {
+  return openChannel(stored, keyring) as unknown as AlertChannel;
+}
 
 /** A secret as answers show it: `***` and its last 4 characters (only `***` when it is that short). */
 export function maskSecret(secret: string): string {

@@ -3,10 +3,13 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Subject } from 'rxjs';
 import type { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error.js';
+import type { Keyring } from '../common/secrets/secret-box.js';
+import { SECRETS_KEYRING } from '../common/secrets/secrets.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AlertNotificationEntity } from './alert-notification.entity.js';
 import { parseChannel, parseCondition } from './alert-rule-input.js';
 import { AlertRuleEntity } from './alert-rule.entity.js';
+import { openedChannel, storedChannel } from './alert-secrets.js';
 import { type AlertChannel, DEFAULT_COOLDOWN_SECONDS, MAX_RULES_PER_EMAIL } from './alert-rule.types.js';
 import { assertChannelTarget, type TargetPolicy } from './alert-targets.js';
 import { ALERT_RULE_NOT_FOUND, ALERT_TARGET_POLICY, DELIVERIES_LIMIT, tooManyRulesMessage } from './alerts.constants.js';
@@ -29,6 +32,7 @@ export class AlertsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(ALERT_TARGET_POLICY) private readonly targets: TargetPolicy,
+    @Inject(SECRETS_KEYRING) private readonly keyring: Keyring,
   ) {
     this.exchanges = config.marketData.exchanges;
   }
@@ -47,23 +51,23 @@ export class AlertsService {
         name: dto.name,
         kind: dto.kind,
         condition,
-        channel,
+        channel: storedChannel(channel, this.keyring),
         cooldownSeconds: dto.cooldownSeconds ?? DEFAULT_COOLDOWN_SECONDS,
         enabled: dto.enabled ?? true,
         disabledReason: null,
       }));
     });
     this.changedSubject.next();
-    return AlertRuleDto.from(saved);
+    return AlertRuleDto.from(saved, channel);
   }
 
   async list(email: string): Promise<AlertRuleDto[]> {
     const rows = await this.rules.find({ where: { email }, order: { createdAt: 'DESC', id: 'ASC' } });
-    return rows.map((row) => AlertRuleDto.from(row));
+    return rows.map((row) => this.answer(row));
   }
 
   async get(id: string, email: string): Promise<AlertRuleDto> {
-    return AlertRuleDto.from(await this.owned(id, email));
+    return this.answer(await this.owned(id, email));
   }
 
   async update(id: string, email: string, dto: UpdateAlertRuleDto): Promise<AlertRuleDto> {
@@ -73,7 +77,7 @@ export class AlertsService {
     }
     const kind = dto.kind ?? rule.kind;
     if (dto.condition !== undefined) rule.condition = parseCondition(kind, dto.condition, this.exchanges);
-    if (dto.channel !== undefined) rule.channel = await this.channel(dto.channel);
+    if (dto.channel !== undefined) rule.channel = storedChannel(await this.channel(dto.channel), this.keyring);
     rule.kind = kind;
     if (dto.name !== undefined) rule.name = dto.name;
     if (dto.cooldownSeconds !== undefined) rule.cooldownSeconds = dto.cooldownSeconds;
@@ -83,7 +87,7 @@ export class AlertsService {
     }
     const saved = await this.rules.save(rule);
     this.changedSubject.next();
-    return AlertRuleDto.from(saved);
+    return this.answer(saved);
   }
 
   async remove(id: string, email: string): Promise<void> {
@@ -103,6 +107,11 @@ export class AlertsService {
     const channel = parseChannel(raw);
     await assertChannelTarget(channel, this.targets);
     return channel;
+  }
+
+  /** The answer masks the secret, so it opens it first; the stored row keeps it sealed. */
+  private answer(row: AlertRuleEntity): AlertRuleDto {
+    return AlertRuleDto.from(row, openedChannel(row.channel, this.keyring));
   }
 
   private async owned(id: string, email: string): Promise<AlertRuleEntity> {

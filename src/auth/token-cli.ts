@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { loadKeyring } from '../common/secrets/key-source.js';
 import { loadConfig } from '../config/validate-env.js';
 import { dataSourceOptions } from '../database/database-options.js';
 import { ApiTokenEntity } from './api-token.entity.js';
@@ -15,7 +16,8 @@ import { tokenCommand } from './token-command.js';
 // The migration runner's progress lines would bury the one line an operator needs.
 Logger.overrideLogger(['error', 'warn']);
 const config = loadConfig();
-const dataSource = new DataSource(dataSourceOptions(config.database, [ApiTokenEntity]));
+// Migrations run first, and those that seal stored secrets need the service's key.
+const dataSource = new DataSource(dataSourceOptions(config.database, [ApiTokenEntity], undefined, loadKeyring(config.secrets).keyring));
 await dataSource.initialize();
 try {
   process.exitCode = await tokenCommand(

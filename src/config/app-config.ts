@@ -1,5 +1,6 @@
 import type { AlertsConfig } from './alerts-config.js';
 import type { RealtimeConfig } from './realtime-config.js';
+import type { SecretsConfig } from './secrets-config.js';
 import type { SseConfig } from './sse-config.js';
 import type { MarketDataConfig } from './market-data-config.js';
 
@@ -55,6 +56,8 @@ export interface AppConfig {
    * user-scoped routes need `Authorization: Bearer <token>` and act only on the token's e-mail.
    */
   auth: AuthConfig;
+  /** The master key that seals stored secrets (rules: sealed-secrets). */
+  secrets: SecretsConfig;
 }
 
 export const AUTH_MODES = ['none', 'token'] as const;
@@ -78,7 +81,7 @@ export interface ScaleOutConfig {
 }
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; /** How long the start waits for the server to answer (DATABASE_CONNECT_WAIT_MS). */ connectWaitMs: number }
+  | { kind: 'postgres'; url: string; /** How long the start waits for the server to answer (DATABASE_CONNECT_WAIT_MS); absent: no wait. */ connectWaitMs?: number }
   | { kind: 'pglite'; path: string };
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

@@ -5,6 +5,7 @@ import { parseTrustProxy, TRUST_PROXY_RULE } from './trust-proxy.js';
 import { IsCredentialOf } from './exchange-credentials.js';
 import { IsExchangeList, IsSymbolList } from './market-data-config.js';
 import { IsExchangeUrls } from './exchange-urls.js';
+import { parseSecretsKey, parseSecretsKeyList } from './secrets-config.js';
 import { parseDenylist } from '../market-model/symbol-denylist.js';
 import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 
@@ -13,6 +14,16 @@ const toInt = ({ value }: { value: unknown }): unknown =>
 
 const toNumber = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+
+/** True when `parse` does not throw (a key's message is built by its own parser). */
+function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Every environment variable the service reads, with its rule. The messages name the variable
@@ -76,6 +87,24 @@ export class EnvDto {
   @IsOptional()
   @ValidateBy({ name: 'trustProxy', validator: { validate: (v: unknown) => typeof v === 'string' && parseTrustProxy(v) !== undefined } }, { message: TRUST_PROXY_RULE })
   TRUST_PROXY: string = '0';
+
+  // --- Sealed secrets (rules: sealed-secrets) ---
+  @IsOptional()
+  @ValidateBy({ name: 'secretsKey', validator: { validate: (v: unknown) => typeof v === 'string' && parses(() => parseSecretsKey('SECRETS_KEY', v)) } }, {
+    message: 'SECRETS_KEY must be 32 bytes written as 64 hex digits or as base64 (openssl rand -hex 32)',
+  })
+  SECRETS_KEY?: string;
+
+  @IsOptional()
+  @ValidateBy(
+    { name: 'secretsKeyPrevious', validator: { validate: (v: unknown) => typeof v === 'string' && parses(() => parseSecretsKeyList('SECRETS_KEY_PREVIOUS', v)) } },
+    { message: 'SECRETS_KEY_PREVIOUS must be a comma-separated list of keys, each 32 bytes as 64 hex digits or as base64' },
+  )
+  SECRETS_KEY_PREVIOUS?: string;
+
+  @IsOptional()
+  @Matches(/\S/, { message: 'SECRETS_KEY_FILE must be a file path' })
+  SECRETS_KEY_FILE?: string;
 
   // --- Authentication (optional bearer tokens) ---
   @IsOptional()

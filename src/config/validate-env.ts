@@ -3,6 +3,7 @@ import { getMetadataStorage, validateSync } from 'class-validator';
 import { APP_CONFIG, type AppConfig } from './app-config.js';
 import { EnvDto } from './env.dto.js';
 import { toMarketDataConfig } from './market-data-config.js';
+import { defaultKeyFile, parseSecretsKey, parseSecretsKeyList } from './secrets-config.js';
 import { parseTrustProxy } from './trust-proxy.js';
 
 export class InvalidEnvironmentError extends Error {
@@ -93,6 +94,11 @@ export function toAppConfig(env: EnvDto): AppConfig {
       sendIntervalMs: env.ALERT_SEND_INTERVAL_MS,
       retryBaseMs: env.ALERT_RETRY_BASE_MS,
       allowPrivateTargets: allowsPrivateTargets(env),
+    },
+    secrets: {
+      key: env.SECRETS_KEY ? parseSecretsKey('SECRETS_KEY', env.SECRETS_KEY) : null,
+      previous: env.SECRETS_KEY_PREVIOUS ? parseSecretsKeyList('SECRETS_KEY_PREVIOUS', env.SECRETS_KEY_PREVIOUS) : [],
+      keyFile: env.SECRETS_KEY_FILE ?? defaultKeyFile(env.DATABASE_URL ? null : env.DB_PATH),
     },
     auth: {
       mode: env.AUTH_MODE,

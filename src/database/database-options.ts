@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
-import { MIGRATIONS } from './migrations/index.js';
+import type { Keyring } from '../common/secrets/secret-box.js';
+import { migrationsWith } from './migrations/index.js';
 import { createPgliteDriver } from './pglite-driver.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 
@@ -26,16 +27,18 @@ export const POOL_TIMINGS: PoolTimings = { poolSize: 10, connectTimeoutMs: 5_000
 /**
  * One dialect, one set of migrations: PostgreSQL when DATABASE_URL is set, else embedded
  * PGlite behind TypeORM's postgres driver (rules: operating). Migrations run at start; never synchronize.
+ * The keyring lets the migrations that seal stored secrets do so (rules: sealed-secrets).
  */
 export function dataSourceOptions(
   db: DatabaseConfig,
   entities: DataSourceOptions['entities'] = [],
   timings: PoolTimings = POOL_TIMINGS,
+  keyring: Keyring | null = null,
 ): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
     entities,
-    migrations: MIGRATIONS,
+    migrations: migrationsWith(keyring),
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSenderService } from '../../src/alerts/alert-sender.service.js';
-import { AlertOutboxBlocked1765100000000 } from '../../src/database/migrations/1765100000000-alert-outbox-blocked.js';
+import { AlertOutboxBlocked1765050000000 } from '../../src/database/migrations/1765050000000-alert-outbox-blocked.js';
 import type { HostResolver } from '../../src/config/alerts-config.js';
 import { startReceiver, type Receiver } from '../utils/alert-receivers.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
@@ -135,7 +135,7 @@ describe('alert targets with ALERT_TARGETS_ALLOW_PRIVATE off', () => {
   });
 
   it('the blocked-status migration reverts (a blocked delivery reads failed) and re-applies', async () => {
-    const migration = new AlertOutboxBlocked1765100000000();
+    const migration = new AlertOutboxBlocked1765050000000();
     const runner = t.app.get(DataSource).createQueryRunner();
     try {
       await migration.down(runner);

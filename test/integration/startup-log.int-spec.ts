@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { LOCAL_POSTGRES } from '../utils/test-database.js';
  */
 const QUIET = { SAMPLE_INTERVAL_MS: '0', HISTORY_INTERVAL_MS: '0', FUNDING_REFRESH_MS: '0', CROSSING_JOB_ENABLED: '0' };
 
-type Line = { level?: string; context?: string; msg?: string; database?: string };
+type Line = { level?: string; context?: string; msg?: string; database?: string; keyFile?: string; keyId?: string; created?: boolean };
 const records = (output: string): Line[] =>
   output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
 const mentioning = (output: string, text: string): string[] => output.split('\n').filter((l) => l.includes(text));
@@ -55,6 +55,19 @@ describe('start-up log lines for a misconfiguration', () => {
     expect(record).toMatchObject({ level: 'warn', context: 'Config' });
     expect(record?.msg).toContain('no venue is watched');
     expect(record?.msg).toContain('set ENABLED_WEBSOCKET=1');
+  }, 90_000);
+
+  it('names the secrets key file it created beside the embedded folder, and its id, never the key', async () => {
+    const service = await startServiceProcess({ ...QUIET, ENABLED_WEBSOCKET: '0', DB_PATH: path.join(root, 'keyed', 'pglite') });
+    running.push(service);
+    const keyFile = path.join(root, 'keyed', 'secrets.key');
+    const lines = records(service.output()).filter((r) => r.context === 'Secrets');
+    expect(lines).toEqual([expect.objectContaining({ level: 'info', msg: 'secrets key', keyFile, created: true })]);
+    expect(lines[0]?.keyId).toMatch(/^[0-9a-f]{8}$/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(service.output()).not.toContain(key);
+    expect(service.output()).not.toContain(Buffer.from(key, 'hex').toString('base64'));
   }, 90_000);
 });
 

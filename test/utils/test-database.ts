@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 
 /**
@@ -25,9 +28,14 @@ export async function createPostgresTestDatabase(serverUrl = process.env.DATABAS
   await withAdmin(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  // The database's own secrets key file, so a test never writes one into the working directory.
+  const keyFile = path.join(os.tmpdir(), `${name}.secrets.key`);
   return {
-    env: { DATABASE_URL: url.toString() },
-    drop: () => withAdmin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    env: { DATABASE_URL: url.toString(), SECRETS_KEY_FILE: keyFile },
+    drop: async () => {
+      await withAdmin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      fs.rmSync(keyFile, { force: true });
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { ApiField } from '../../common/openapi/api-field.decorator.js';
 import type { AlertRuleEntity } from '../alert-rule.entity.js';
 import { ALERT_KINDS, type AlertKind } from '../alert-rule.types.js';
 import { maskedChannel } from '../alert-secrets.js';
+import type { AlertChannel } from '../alert-rule.types.js';
 import { AlertChannelDto, AlertConditionDto } from './alert-rule-parts.dto.js';
 
 /** A stored rule as answered: the channel's secrets masked (`***` and the last 4 characters). */
@@ -37,14 +38,15 @@ export class AlertRuleDto {
   @ApiField.unixMillis({ description: 'Creation time, Unix milliseconds' })
   timestamp: number;
 
-  static from(e: AlertRuleEntity): AlertRuleDto {
+  /** `channel` is the rule's channel opened: the stored one holds its secret sealed. */
+  static from(e: AlertRuleEntity, channel: AlertChannel): AlertRuleDto {
     return {
       id: e.id,
       email: e.email,
       name: e.name,
       kind: e.kind,
       condition: e.condition,
-      channel: maskedChannel(e.channel),
+      channel: maskedChannel(channel),
       cooldownSeconds: e.cooldownSeconds,
       enabled: e.enabled,
       disabledReason: e.disabledReason,

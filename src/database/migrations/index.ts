@@ -11,7 +11,10 @@ import { CreateAlerts1764900000000 } from './1764900000000-create-alerts.js';
 import { CreateFundingSettlements1764900330000 } from './1764900330000-create-funding-settlements.js';
 import { RouteEpisodesMaxSize1764900200000 } from './1764900200000-route-episodes-max-size.js';
 import { CreateApiTokens1765000000000 } from './1765000000000-create-api-tokens.js';
-import { AlertOutboxBlocked1765100000000 } from './1765100000000-alert-outbox-blocked.js';
+import { AlertOutboxBlocked1765050000000 } from './1765050000000-alert-outbox-blocked.js';
+import { sealAlertSecretsMigration } from './1765100000000-seal-alert-secrets.js';
+import type { MigrationInterface } from 'typeorm';
+import type { Keyring } from '../../common/secrets/secret-box.js';
 
 /** Every migration, in order. A new migration is added here as well as in its file. */
 export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSamples1763900000000, CreateCalculators1764150000000, CreateLookers1764210000000,
@@ -24,5 +27,13 @@ export const MIGRATIONS = [CreateFavoriteCryptos1763769600000, CreateMarketSampl
   CreateFundingSettlements1764900330000,
   RouteEpisodesMaxSize1764900200000,
   CreateApiTokens1765000000000,
-  AlertOutboxBlocked1765100000000,
+  AlertOutboxBlocked1765050000000,
 ];
+
+/**
+ * Every migration with those that seal or open stored secrets, built with the keyring the start
+ * loaded (null: a tool that needs only the schema; those migrations then refuse stored secrets).
+ */
+export function migrationsWith(keyring: Keyring | null): (new () => MigrationInterface)[] {
+  return [...MIGRATIONS, sealAlertSecretsMigration(keyring)];
+}

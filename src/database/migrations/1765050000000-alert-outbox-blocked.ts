@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * connection, and it is not retried. Going back, a blocked delivery reads as failed, the closest
  * of the earlier statuses (it is final too).
  */
-export class AlertOutboxBlocked1765100000000 implements MigrationInterface {
-  name = 'AlertOutboxBlocked1765100000000';
+export class AlertOutboxBlocked1765050000000 implements MigrationInterface {
+  name = 'AlertOutboxBlocked1765050000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE alert_outbox DROP CONSTRAINT alert_outbox_status_check');
