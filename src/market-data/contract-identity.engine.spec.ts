@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDenied, parseDenylist } from '../market-model/symbol-denylist.js';
 import { compareContracts, contractMismatches, type VenueCoin } from './contract-identity.engine.js';
+import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 
 // Addresses shaped like the real ones (hex for EVM chains, base58 for Solana); values are made up.
 const PEPE_ETH = '0x6982508145454Ce325dDbE47a25d4ec3d2311933';
@@ -70,7 +71,7 @@ describe('SYMBOL_DENYLIST', () => {
   });
 
   it('names the first bad item', () => {
-    expect(parseDenylist('PEPE,kraken:BTC')).toEqual({ ok: false, message: 'SYMBOL_DENYLIST: "kraken:BTC" names no known exchange (binance, bybit, okx, gate, bitget, aster)' });
+    expect(parseDenylist('PEPE,kraken:BTC')).toEqual({ ok: false, message: `SYMBOL_DENYLIST: "kraken:BTC" names no known exchange (${EXCHANGE_LIST})` });
     expect(parseDenylist('PEPE-XYZ')).toMatchObject({ ok: false, message: expect.stringContaining('"PEPE-XYZ" is not a ticker') });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOOK_LEVELS_MAX, BOOKS_PER_REQUEST_MAX, validateBookQuery, validateBooks } from './book-validation.js';
+import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 
 const TICKS = new Map([['BTC-USDT', 0.1], ['PEPE-USDT', 1e-10]]);
 const book = { exchange: 'binance', market: 'SPOT', ticker: 'BTC-USDT', bids: [[100, 1], [99.9, 2]], asks: [[100.1, 1], [100.3, 4]] };
@@ -23,7 +24,7 @@ describe('validateBooks', () => {
     [[], 'body must contain at least one book'],
     [Array.from({ length: BOOKS_PER_REQUEST_MAX + 1 }, () => book), `body must contain at most ${BOOKS_PER_REQUEST_MAX} books`],
     [[7], '[0] must be an object'],
-    [[{ ...book, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget, aster'],
+    [[{ ...book, exchange: 'kraken' }], `[0].exchange must be one of ${EXCHANGE_LIST}`],
     [[{ ...book, market: 'MARGIN' }], '[0].market must be SPOT or FUTURES'],
     [[{ ...book, ticker: 'XYZ-USDT' }], '[0].ticker XYZ-USDT is not simulated'],
     [[{ ...book, bids: undefined }], '[0].bids is required'],

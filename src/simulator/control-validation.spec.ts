@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 import {
   validateDrop, validateFault, validatePause, validateQuotes, validateWalk, validateLoad,
 } from './control-validation.js';
@@ -25,7 +26,7 @@ describe('validateQuotes', () => {
     [[], 'body must contain at least one quote'],
     [[42], '[0] must be an object'],
     [[{ ...quote, exchange: undefined }], '[0].exchange is required'],
-    [[{ ...quote, exchange: 'kraken' }], '[0].exchange must be one of binance, bybit, okx, gate, bitget, aster'],
+    [[{ ...quote, exchange: 'kraken' }], `[0].exchange must be one of ${EXCHANGE_LIST}`],
     [[{ ...quote, market: 'MARGIN' }], '[0].market must be SPOT or FUTURES'],
     [[{ ...quote, ticker: 'BTC/EUR!' }], '[0].ticker is invalid'],
     [[{ ...quote, ticker: 'XYZ-USDT' }], '[0].ticker XYZ-USDT is not simulated'],

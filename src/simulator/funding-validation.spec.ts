@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateFunding } from './funding-validation.js';
+import { EXCHANGE_LIST } from '../market-model/exchanges.js';
 
 const known = new Set(['BTC-USDT', 'ETH-USDT']);
 
@@ -21,7 +22,7 @@ describe('validateFunding (PUT /_sim/funding)', () => {
     [{}, 'body must be an array of funding rates'],
     [[], 'body must contain at least one funding rate'],
     [[{ ticker: 'BTC-USDT', fundingRate: 0 }], '[0].exchange is required'],
-    [[{ exchange: 'kraken', ticker: 'BTC-USDT', fundingRate: 0 }], '[0].exchange must be one of binance, bybit, okx, gate, bitget, aster'],
+    [[{ exchange: 'kraken', ticker: 'BTC-USDT', fundingRate: 0 }], `[0].exchange must be one of ${EXCHANGE_LIST}`],
     [[{ exchange: 'okx', ticker: 'SOL-USDT', fundingRate: 0 }], '[0].ticker SOL-USDT is not simulated'],
     [[{ exchange: 'okx', ticker: 'BTC-USDT' }], '[0].fundingRate is required'],
     [[{ exchange: 'okx', ticker: 'BTC-USDT', fundingRate: '0.1' }], '[0].fundingRate must be a number between -1 and 1, or null'],
