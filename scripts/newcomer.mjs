@@ -6,14 +6,18 @@
 //   3. the banner must arrive, the opportunity stream it prints with `transferable=true` must
 //      carry an event with `transferable: true` and a positive `netProfitPercent` within
 //      2 minutes, and every other command the banner prints must answer 2xx;
-//   4. Ctrl-C (SIGINT) must stop the demo.
+//   4. a second `npm run demo` while the first runs must stop in one line saying one runs already;
+//   5. Ctrl-C (SIGINT) must stop the demo;
+//   6. `npm start` without ENABLED_WEBSOCKET must say in one line that no venue is watched;
+//   7. the README's live command (`ENABLED_WEBSOCKET=1 npm start`), with EXCHANGE_URLS pointing
+//      every endpoint the service uses at the simulator, must show quotes on the price stream.
 // Exits 0 when all hold, 1 naming what did not. NEWCOMER_KEEP=1 keeps the folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER_TIMEOUT_MS = 5 * 60_000;
@@ -90,6 +94,74 @@ async function firstEvent(url, ok, timeoutMs) {
   }
 }
 
+/** Runs a command to its end; answers its exit code and what it wrote to stderr. */
+function runToExit(command, args, options, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not stop within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+/** Starts a long-running command in its own process group; stop it with stopGroup. */
+function startGroup(command, args, options) {
+  return spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
+
+async function stopGroup(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 20_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+/** Waits until `text` appears on the child's stdout or stderr; answers what was seen. */
+function waitForOutput(child, text, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no "${text}" within ${timeoutMs / 1000} s; last output: ${seen.slice(-2000)}`)), timeoutMs);
+    const read = (chunk) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) {
+        clearTimeout(timer);
+        resolve(seen);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited (${code}) before "${text}"; output: ${seen.slice(-2000)}`)));
+  });
+}
+
+/**
+ * EXCHANGE_URLS that sends every endpoint the service uses on the default venues to the simulator,
+ * as a venue that moved would be reached: `<scheme>://host/path` becomes
+ * `http(s)→http, wss→ws://127.0.0.1:<simPort>/host/path` (the simulator serves a venue by the
+ * original host in the path). Read from the clone's own venue registry.
+ */
+async function simulatorUrls(dir, simPort) {
+  const { VENUES } = await import(pathToFileURL(path.join(dir, 'dist', 'venues', 'registry.js')).href);
+  const entries = [];
+  for (const venue of VENUES.filter((v) => v.watchedByDefault)) {
+    for (const [key, url] of Object.entries(venue.endpoints.used)) {
+      const [, scheme, rest] = /^(https?|wss?):\/\/(.*)$/.exec(url) ?? [];
+      if (rest === undefined) continue;
+      entries.push(`${venue.name}.${key}=${scheme.startsWith('ws') ? 'ws' : 'http'}://127.0.0.1:${simPort}/${rest}`);
+    }
+  }
+  return entries.join(',');
+}
+
 /** Runs a printed command as a shell would, and answers its HTTP status. */
 function statusOf(command) {
   const out = execFileSync('bash', ['-c', `${command} -s -o /dev/null -w '%{http_code}' --max-time ${COMMAND_TIMEOUT_S} || true`], { encoding: 'utf8' });
@@ -123,6 +195,12 @@ async function main() {
       log(`${status} ${command}`);
       if (status < 200 || status > 299) fail(`${command} answered ${status}`);
     }
+    log('a second npm run demo while this one runs');
+    const second = await runToExit('npm', ['run', '--silent', 'demo'], { cwd: dir, env: { ...process.env, PORT: String(port), SIM_PORT: String(simPort) } }, 60_000);
+    const refusal = second.stderr.trim().split('\n');
+    log(`exit ${second.code}: ${refusal.join(' | ')}`);
+    if (second.code === 0 || refusal.length !== 1 || !refusal[0].includes('a demo is already running')) fail('a second demo was not refused in one line');
+
     log('Ctrl-C');
     process.kill(-demo.pid, 'SIGINT');
     await new Promise((resolve, reject) => {
@@ -133,6 +211,38 @@ async function main() {
       });
     }).catch((e) => fail(e.message));
     demo = undefined;
+
+    log('npm start without ENABLED_WEBSOCKET');
+    const feedsOff = { ...process.env, PORT: String(port) };
+    delete feedsOff.ENABLED_WEBSOCKET;
+    let service = startGroup('npm', ['start'], { cwd: dir, env: feedsOff });
+    try {
+      const output = await waitForOutput(service, '"msg":"listening"', BANNER_TIMEOUT_MS).catch((e) => fail(e.message));
+      const lines = output.split('\n').filter((l) => l.includes('ENABLED_WEBSOCKET is off'));
+      if (lines.length !== 1 || !lines[0].includes('no venue is watched')) fail(`npm start without the feeds said ${lines.length} lines about it`);
+      log('one line: no venue is watched, and how to start the feeds');
+    } finally {
+      await stopGroup(service);
+    }
+
+    log('the README\'s live command, every venue\'s endpoints pointed at the simulator through EXCHANGE_URLS');
+    const simulator = startGroup(process.execPath, ['dist/simulator/main.js'], { cwd: dir, env: { ...process.env, SIM_PORT: String(simPort), SIM_WALK: '1' } });
+    try {
+      await waitForOutput(simulator, 'exchange simulator listening', 60_000).catch((e) => fail(e.message));
+      const urls = await simulatorUrls(dir, simPort);
+      service = startGroup('npm', ['start'], { cwd: dir, env: { ...process.env, PORT: String(port), ENABLED_WEBSOCKET: '1', EXCHANGE_URLS: urls } });
+      await waitForOutput(service, '"msg":"listening"', BANNER_TIMEOUT_MS).catch((e) => fail(e.message));
+      const prices = `http://127.0.0.1:${port}/v1/realtime/prices`;
+      const seen = new Set();
+      await firstEvent(prices, (frame) => {
+        for (const quote of Array.isArray(frame) ? frame : []) if (quote && typeof quote.exchange === 'string') seen.add(quote.exchange);
+        return seen.size >= 5;
+      }, EVENT_TIMEOUT_MS);
+      log(`quotes on ${prices} from ${[...seen].sort().join(', ')}`);
+    } finally {
+      await stopGroup(service);
+      await stopGroup(simulator);
+    }
     log('ok');
   } finally {
     if (demo && demo.exitCode === null) process.kill(-demo.pid, 'SIGKILL');

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
@@ -144,5 +145,11 @@ describe('EXCHANGE_URLS against ccxt 4.5.84', () => {
     expect(bybit.urls.api).toMatchObject({ ws: { public: { linear: 'wss://l.example/v5/public/linear', spot: 'wss://stream.{hostname}/v5/public/spot' } } });
     // The shared defaults are untouched.
     expect(createExchangeClient('okx').urls.api).toMatchObject({ ws: 'wss://ws.okx.com:8443/ws/v5' });
+  });
+
+  it('a plain ws:// override gets the agent ccxt requires for it in Node; wss:// ones leave ccxt its own', () => {
+    const relayed = createExchangeClient('okx', { urls: { ws: 'ws://127.0.0.1:18090/ws.okx.com/ws/v5' } });
+    expect(relayed.httpAgent).toBeInstanceOf(http.Agent);
+    expect(createExchangeClient('okx', { urls: { ws: 'wss://ws.okx.com/ws/v5' } }).httpAgent).toBeUndefined();
   });
 });

@@ -83,6 +83,9 @@ export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClien
   const template = defaultsOf(exchange);
   const api = opts.urls === undefined ? template.urls.api : withUrls(template.urls.api, opts.urls);
   if (api !== template.urls.api) config.urls = { ...template.urls, api };
+  // ccxt refuses plain ws:// in Node without an agent: an EXCHANGE_URLS entry may name one (a
+  // local relay, or the simulator reached as a venue would be).
+  if (Object.values(opts.urls ?? {}).some((url) => url.startsWith('ws://'))) config.httpAgent = new http.Agent({ keepAlive: true });
   if (opts.simulatorUrl !== undefined) {
     config.urls = { ...template.urls, api: rewriteApiUrls(api, template.hostname, opts.simulatorUrl) };
     // ccxt refuses plain ws:// in Node without an agent.
