@@ -1,5 +1,4 @@
 import { AppError } from '../common/errors/app-error.js';
-import { EXCHANGE_NAMES } from '../market-model/exchanges.js';
 import { toCanonicalTicker } from '../market-model/ticker.js';
 
 /** What a filter looks at in an event; kept beside each frame in the replay ring. */
@@ -63,7 +62,7 @@ export function parseOpportunityFilter(
   const minProfit = numberParam(query.minProfit, 0, 100, FILTER_MESSAGES.minProfit);
   const minNetProfit = numberParam(query.minNetProfit, -100, 100, FILTER_MESSAGES.minNetProfit);
   const transferableOnly = booleanParam(query.transferable);
-  const exchanges = listParam(query.exchanges, EXCHANGE_NAMES.length, FILTER_MESSAGES.exchanges(configured), (name) => {
+  const exchanges = listParam(query.exchanges, configured.length, FILTER_MESSAGES.exchanges(configured), (name) => {
     const lower = name.toLowerCase();
     return configured.includes(lower) ? lower : null;
   });
