@@ -13,6 +13,7 @@ import { AlertOutboxRepository } from '../../src/alerts/alert-outbox.repository.
 import { AlertSenderService } from '../../src/alerts/alert-sender.service.js';
 import { createApp } from '../../src/app.factory.js';
 import { startService } from '../../src/bootstrap.js';
+import { freePort } from '../utils/service-process.js';
 import { keyIdOf, Keyring, sealedKeyId } from '../../src/common/secrets/secret-box.js';
 import { loadConfig } from '../../src/config/validate-env.js';
 import { dataSourceOptions } from '../../src/database/database-options.js';
@@ -36,7 +37,7 @@ interface RunningApp {
 }
 
 async function start(env: Record<string, string | undefined>): Promise<RunningApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '3000', DATABASE_URL: undefined, DB_PATH: ':memory:', SECRETS_KEY: undefined, SECRETS_KEY_FILE: undefined, ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '3000', ALERT_TARGETS_ALLOW_PRIVATE: '1', DATABASE_URL: undefined, DB_PATH: ':memory:', SECRETS_KEY: undefined, SECRETS_KEY_FILE: undefined, ...env });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   return { app, close: () => app.close() };
@@ -151,7 +152,7 @@ describe('alert secrets sealed at rest (rules: sealed-secrets)', () => {
     it('a start with another key stops with one line naming the sealing key id, and changes nothing', async () => {
       const before = await rowsAsText(url);
       const lines: string[] = [];
-      const code = await startService({ DATABASE_URL: url, SECRETS_KEY: K2.toString('base64'), LOG_LEVEL: 'silent', SECRETS_KEY_FILE: undefined }, (l) => lines.push(l));
+      const code = await startService({ DATABASE_URL: url, PORT: String(await freePort()), SECRETS_KEY: K2.toString('base64'), LOG_LEVEL: 'silent', SECRETS_KEY_FILE: undefined }, (l) => lines.push(l));
       expect(code).toBe(1);
       expect(lines).toHaveLength(1);
       expect(lines[0].trimEnd().split('\n')).toHaveLength(1);
@@ -263,7 +264,7 @@ describe('alert secrets sealed at rest (rules: sealed-secrets)', () => {
       const other = path.join(dir, 'other.key');
       fs.writeFileSync(other, `${K2.toString('hex')}\n`, { mode: 0o600 });
       const lines: string[] = [];
-      const code = await startService({ DB_PATH: dbPath, DATABASE_URL: undefined, SECRETS_KEY_FILE: other, LOG_LEVEL: 'silent' }, (l) => lines.push(l));
+      const code = await startService({ DB_PATH: dbPath, PORT: String(await freePort()), DATABASE_URL: undefined, SECRETS_KEY_FILE: other, LOG_LEVEL: 'silent' }, (l) => lines.push(l));
       expect(code).toBe(1);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`sealed with key ${keyIdOf(Buffer.from(right.trim(), 'hex'))}`);
