@@ -28,7 +28,8 @@ describe('OpenAPI contract: openapi.json, a generated client, the app', () => {
   let doc: Doc;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The client's alert rule posts to a local receiver (rules: outbound-targets allows it with the flag).
+    t = await startTestApp({ ALERT_TARGETS_ALLOW_PRIVATE: '1' });
     doc = JSON.parse(await readFile(`${root}openapi.json`, 'utf8')) as Doc;
   });
 
@@ -59,7 +60,7 @@ describe('OpenAPI contract: openapi.json, a generated client, the app', () => {
       const client = (await import(pathToFileURL(`${dir}/client.js`).href)) as { runContract(baseUrl: string, token?: string): Promise<Exchange[]> };
       // AUTH_MODE=none (this app), then AUTH_MODE=token: the same client with a bearer token.
       const exchanges = await client.runContract(t.baseUrl);
-      const tokenApp = await startTestApp({ AUTH_MODE: 'token' });
+      const tokenApp = await startTestApp({ AUTH_MODE: 'token', ALERT_TARGETS_ALLOW_PRIVATE: '1' });
       try {
         const store = new ApiTokenStore(tokenApp.app.get(DataSource).getRepository(ApiTokenEntity));
         const { token } = await store.create({ email: 'contract@example.com' });
