@@ -144,20 +144,27 @@ function waitForOutput(child, text, timeoutMs) {
 }
 
 /**
- * EXCHANGE_URLS that sends every endpoint the service uses on the default venues to the simulator,
- * as a venue that moved would be reached: `<scheme>://host/path` becomes
- * `http(s)→http, wss→ws://127.0.0.1:<simPort>/host/path` (the simulator serves a venue by the
- * original host in the path). Read from the clone's own venue registry.
+ * EXCHANGE_URLS that sends every ccxt endpoint of the default venues to the simulator, as a venue
+ * that moved would be reached: each leaf of ccxt's `urls.api` becomes
+ * `http(s)→http, wss→ws://127.0.0.1:<simPort>/<original host>/<path>` (the simulator serves a venue
+ * by the original host in the path). Read from the clone's own build: its registry and ccxt clients.
  */
 async function simulatorUrls(dir, simPort) {
-  const { VENUES } = await import(pathToFileURL(path.join(dir, 'dist', 'venues', 'registry.js')).href);
+  const load = (file) => import(pathToFileURL(path.join(dir, 'dist', file)).href);
+  const { VENUES } = await load('venues/registry.js');
+  const { createExchangeClient, rewriteApiUrls } = await load('market-data/ccxt/exchange-clients.js');
   const entries = [];
+  const walk = (node, key, venue) => {
+    if (typeof node === 'string') entries.push(`${venue}.${key}=${node}`);
+    else if (node && typeof node === 'object' && !Array.isArray(node)) for (const [k, v] of Object.entries(node)) walk(v, key === '' ? k : `${key}.${k}`, venue);
+  };
   for (const venue of VENUES.filter((v) => v.watchedByDefault)) {
-    for (const [key, url] of Object.entries(venue.endpoints.used)) {
-      const [, scheme, rest] = /^(https?|wss?):\/\/(.*)$/.exec(url) ?? [];
-      if (rest === undefined) continue;
-      entries.push(`${venue.name}.${key}=${scheme.startsWith('ws') ? 'ws' : 'http'}://127.0.0.1:${simPort}/${rest}`);
-    }
+    const client = createExchangeClient(venue.name);
+    const leaves = new Set(Object.keys(venue.endpoints.leaves));
+    const before = entries.length;
+    walk(rewriteApiUrls(client.urls.api, client.hostname, `http://127.0.0.1:${simPort}`), '', venue.name);
+    // Only the leaves EXCHANGE_URLS accepts (the venue folder lists them).
+    entries.splice(before, entries.length - before, ...entries.slice(before).filter((e) => leaves.has(e.slice(venue.name.length + 1, e.indexOf('=')))));
   }
   return entries.join(',');
 }
