@@ -8,7 +8,5 @@
  * unsubscribes included. Depth runs on one connection per exchange and market type (where ccxt
  * opens a socket per subscription, at most `socketsPerType`), apart from the quote feeds.
  */
-export type { VenueDepth as DepthVenueRule } from '../../venues/venue.js';
-
 /** Windows are stretched by a quarter so a request sent late still counts in a later window. */
 export const DEPTH_WINDOW_MARGIN = 1.25;
