@@ -28,9 +28,9 @@ const ownEngine = [
 ];
 
 /**
- * Slow checks of the feeds, books, depth and streams. What they check never goes through the
- * database (the few rows they store, alert rules say, other files check on PostgreSQL), so a second
- * pass would run the same code again: about 9 minutes of CI.
+ * Slow checks of the feeds, books, depth and streams, and the venue-list checks of the parameters.
+ * What they check never goes through the database (the few rows they store, alert rules say, other
+ * files check on PostgreSQL), so a second pass would run the same code again: about 9 minutes of CI.
  */
 const databaseBlind = [
   'test/e2e/market-books.e2e-spec.ts',
@@ -46,6 +46,7 @@ const databaseBlind = [
   'test/e2e/market-dead-path.e2e-spec.ts',
   'test/e2e/realtime-stalled-client.e2e-spec.ts',
   'test/e2e/realtime-slow-reader.e2e-spec.ts',
+  'test/e2e/configured-exchanges.e2e-spec.ts',
 ];
 
 const alone = 'test/e2e/cost-bounds.e2e-spec.ts';

@@ -11,7 +11,8 @@ import { CalculatorStreamsService } from './calculator-streams.service.js';
 import { MARKET_DATA_NOT_FOUND } from '../common/sse/market-data-missing.js';
 import { CALCULATOR_NOT_FOUND, CALCULATOR_STREAM_NAME } from './calculators.constants.js';
 import { CalculatorsService } from './calculators.service.js';
-import { EXCHANGE_MESSAGE } from './dto/calculator-rules.js';
+import { ConfiguredExchangePipe } from '../common/validation/configured-exchange.pipe.js';
+import { DEFAULT_EXCHANGES, oneOfExchanges } from '../market-model/exchanges.js';
 import { CalculatorDto } from './dto/calculator.dto.js';
 import { CalculatorOwnerQueryDto } from './dto/calculator-owner-query.dto.js';
 import { CalculatorPnlDto, MarketDataMissingEventDto } from './dto/calculator-pnl.dto.js';
@@ -23,7 +24,7 @@ const NUMBER_ERRORS = ['entrySpotValue', 'entryShortValue', 'entrySpotQty', 'ent
   `${f} must be a number`,
   `${f} must be a positive number`,
 ]);
-const POSITION_400 = ['email is required', 'ticker is required', 'exchange is required', 'email is invalid', 'ticker is invalid', EXCHANGE_MESSAGE];
+const POSITION_400 = ['email is required', 'ticker is required', 'exchange is required', 'email is invalid', 'ticker is invalid', oneOfExchanges('exchange', DEFAULT_EXCHANGES)];
 
 @ApiTags('calculators')
 @Controller('v1/calculators')
@@ -76,7 +77,7 @@ export class CalculatorsController {
     404: [CALCULATOR_NOT_FOUND, MARKET_DATA_NOT_FOUND],
     500: ['Failed to process calculator'],
   })
-  process(@Body() dto: CalculatorPositionDto): Promise<CalculatorPnlDto> {
+  process(@Body(ConfiguredExchangePipe) dto: CalculatorPositionDto): Promise<CalculatorPnlDto> {
     return this.calculators.process(dto);
   }
 
@@ -100,7 +101,7 @@ export class CalculatorsController {
     ],
   })
   @ApiErrors({ 400: POSITION_400, 404: [CALCULATOR_NOT_FOUND], 500: ['Failed to stream calculator'] })
-  async stream(@Query() query: CalculatorPositionDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async stream(@Query(ConfiguredExchangePipe) query: CalculatorPositionDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     // The lookup comes first so a missing entry is a JSON 404, never an opened stream (rules: streams).
     const frames = await this.streams.open(query);
     return this.hub.open(req, res, frames, { stream: CALCULATOR_STREAM_NAME, policy: 'latest' });

@@ -4,9 +4,10 @@ import { INVALID_REQUEST_BODY } from '../common/errors/app-error.js';
 import { FailureMessage } from '../common/errors/failure-message.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ArbitrageRateLimit } from '../common/rate-limit/arbitrage-rate-limit.decorator.js';
+import { DEFAULT_EXCHANGES } from '../market-model/exchanges.js';
 import { PARSE_FAILURE } from './crossing-counts-body-parser.js';
 import { type CrossingJobAccepted, CrossingCountsService } from './crossing-counts.service.js';
-import { dateMessage, EXCHANGE_MESSAGE, RANGE_MESSAGE } from './crossing-params.js';
+import { dateMessage, exchangeMessage, RANGE_MESSAGE } from './crossing-params.js';
 import {
   CrossingCountAcceptedDto,
   CrossingCountQueryDto,
@@ -50,7 +51,7 @@ export class CrossingCountsController {
   })
   @ApiOkResponse({ type: [CrossingCountSummaryDto] })
   @ApiErrors({
-    400: [dateMessage('from'), dateMessage('to'), RANGE_MESSAGE, 'ticker is invalid', EXCHANGE_MESSAGE],
+    400: [dateMessage('from'), dateMessage('to'), RANGE_MESSAGE, 'ticker is invalid', exchangeMessage(DEFAULT_EXCHANGES)],
   })
   list(@Query() query: CrossingCountQueryDto): Promise<CrossingCountSummaryDto[]> {
     return this.crossingCounts.list(query);

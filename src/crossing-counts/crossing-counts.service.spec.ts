@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
 import { Test } from '@nestjs/testing';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -42,7 +43,7 @@ function build(now: number) {
   const metrics = new CrossingCountMetrics(new MetricsService());
   const clock: Clock = { now: () => now };
   const repository = {} as CrossingCountRepository; // the read path is covered by the e2e specs
-  const service = new CrossingCountsService(worker as unknown as CrossingCountWorker, repository, metrics, clock);
+  const service = new CrossingCountsService(worker as unknown as CrossingCountWorker, repository, metrics, clock, { marketData: { exchanges: ['binance'] } } as AppConfig);
   return { worker, metrics, service };
 }
 

@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { saoPauloDayOf, saoPauloStartOfDay } from '../common/time/sao-paulo.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Clock } from '../market-data/clock.js';
 import { MARKET_CLOCK } from '../market-data/market-data.constants.js';
 import { CrossingCountRepository, type CrossingCountSummary } from './crossing-count.repository.js';
@@ -35,6 +36,7 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
     private readonly repository: CrossingCountRepository,
     private readonly metrics: CrossingCountMetrics,
     @Inject(MARKET_CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** POST: validates, queues the run and returns at once; the run starts after the reply (rules: crossing-counts). */
@@ -45,7 +47,7 @@ export class CrossingCountsService implements BeforeApplicationShutdown {
   }
 
   list(query: RawCrossingQuery): Promise<CrossingCountSummary[]> {
-    return this.repository.summarize(parseCrossingQuery(query, this.clock.now()));
+    return this.repository.summarize(parseCrossingQuery(query, this.clock.now(), this.config.marketData.exchanges));
   }
 
   /** The daily run (rules: funding): the São Paulo day before the one the job fires in. */

@@ -1,12 +1,12 @@
 import { DateTime } from 'luxon';
 import { AppError, INVALID_REQUEST_BODY } from '../common/errors/app-error.js';
 import { saoPauloDayOf } from '../common/time/sao-paulo.js';
-import { EXCHANGE_NAMES, parseExchangeName } from '../market-model/exchanges.js';
+import { type ExchangeName, oneOfExchanges, parseConfiguredExchange } from '../market-model/exchanges.js';
 import { toCanonicalTicker } from '../market-model/ticker.js';
 import type { CrossingCountFilter } from './crossing-count.repository.js';
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
-export const EXCHANGE_MESSAGE = `exchange must be one of ${EXCHANGE_NAMES.join(', ')}`;
+export const exchangeMessage = (configured: readonly string[]): string => oneOfExchanges('exchange', configured);
 export const RANGE_MESSAGE = 'to must be on or after from';
 export const dateMessage = (field: string): string => `${field} must be a valid YYYY-MM-DD date`;
 
@@ -35,7 +35,7 @@ export function parseProcessingDate(body: unknown, now: number): string {
 export type RawCrossingQuery = Partial<Record<'from' | 'to' | 'ticker' | 'exchange', unknown>>;
 
 /** The read endpoint's query (rules: funding), checked in the order from, to, range, ticker, exchange. */
-export function parseCrossingQuery(raw: RawCrossingQuery, now: number): CrossingCountFilter {
+export function parseCrossingQuery(raw: RawCrossingQuery, now: number, configured: readonly ExchangeName[]): CrossingCountFilter {
   const from = present(raw.from) ? calendarDayOf(raw.from) : saoPauloDayOf(now);
   if (from === null) throw AppError.invalid(dateMessage('from'));
   const to = present(raw.to) ? calendarDayOf(raw.to) : saoPauloDayOf(now);
@@ -48,8 +48,8 @@ export function parseCrossingQuery(raw: RawCrossingQuery, now: number): Crossing
     filter.ticker = ticker;
   }
   if (present(raw.exchange)) {
-    const exchange = typeof raw.exchange === 'string' ? parseExchangeName(raw.exchange) : null;
-    if (exchange === null) throw AppError.invalid(EXCHANGE_MESSAGE);
+    const exchange = parseConfiguredExchange(raw.exchange, configured);
+    if (exchange === null) throw AppError.invalid(exchangeMessage(configured));
     filter.exchange = exchange;
   }
   return filter;

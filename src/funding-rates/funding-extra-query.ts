@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors/app-error.js';
-import { parseExchangeName, type ExchangeName } from '../market-model/exchanges.js';
+import { parseConfiguredExchange, type ExchangeName } from '../market-model/exchanges.js';
 import { toCanonicalTicker } from '../market-model/ticker.js';
 import { APR_WINDOWS_DAYS, type AprWindowDays } from './funding-history.engine.js';
 import { FUNDING_400, FUNDING_LIMIT_DEFAULT, FUNDING_LIMIT_MAX } from './funding-query.js';
@@ -47,14 +47,14 @@ function whole(value: unknown): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-export function parseHistoryQuery(raw: Partial<Record<'ticker' | 'exchange' | 'days', unknown>>): HistoryQuery {
+export function parseHistoryQuery(raw: Partial<Record<'ticker' | 'exchange' | 'days', unknown>>, configured: readonly ExchangeName[]): HistoryQuery {
   if (raw.ticker === undefined || raw.ticker === '') throw AppError.invalid(HISTORY_400.tickerRequired);
   const ticker = typeof raw.ticker === 'string' && raw.ticker.length <= 100 ? toCanonicalTicker(raw.ticker) : null;
   if (!ticker) throw AppError.invalid(HISTORY_400.ticker);
   let exchange: ExchangeName | null = null;
   if (raw.exchange !== undefined) {
-    exchange = typeof raw.exchange === 'string' ? parseExchangeName(raw.exchange) : null;
-    if (!exchange) throw AppError.invalid(HISTORY_400.exchange);
+    exchange = parseConfiguredExchange(raw.exchange, configured);
+    if (!exchange) throw AppError.invalid(HISTORY_400.exchange(configured));
   }
   const days = raw.days === undefined ? HISTORY_DAYS_DEFAULT : whole(raw.days);
   if (days === null || days < 1 || days > HISTORY_DAYS_MAX) throw AppError.invalid(HISTORY_400.days);

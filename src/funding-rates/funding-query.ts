@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors/app-error.js';
-import { EXCHANGE_NAMES, parseExchangeName, type ExchangeName } from '../market-model/exchanges.js';
+import { oneOfExchanges, parseConfiguredExchange, type ExchangeName } from '../market-model/exchanges.js';
 import { FUNDING_SORT_KEYS, type FundingSortKey } from './funding.engine.js';
 
 /** The limits (rules: limits) and error texts (rules: errors) of GET /v1/funding-rates. */
@@ -8,7 +8,7 @@ export const FUNDING_LIMIT_MAX = 500;
 export const FUNDING_SYMBOL_MAX = 100;
 
 export const FUNDING_400 = {
-  exchange: `exchange must be one of ${EXCHANGE_NAMES.join(', ')}`,
+  exchange: (configured: readonly string[]) => oneOfExchanges('exchange', configured),
   symbol: `symbol must be at most ${FUNDING_SYMBOL_MAX} characters`,
   ticker: `ticker must be at most ${FUNDING_SYMBOL_MAX} characters`,
   sort: `sort must be one of ${FUNDING_SORT_KEYS.join(', ')}`,
@@ -58,11 +58,11 @@ function sortOf(value: unknown): FundingSortKey {
 }
 
 /** Checks the parameters in the documented order of their texts (exchange, symbol, ticker, sort, limit, offset) and throws the first failure. */
-export function parseFundingQuery(raw: RawFundingQuery): FundingQuery {
+export function parseFundingQuery(raw: RawFundingQuery, configured: readonly ExchangeName[]): FundingQuery {
   let exchange: ExchangeName | null = null;
   if (raw.exchange !== undefined) {
-    exchange = typeof raw.exchange === 'string' ? parseExchangeName(raw.exchange) : null;
-    if (!exchange) throw AppError.invalid(FUNDING_400.exchange);
+    exchange = parseConfiguredExchange(raw.exchange, configured);
+    if (!exchange) throw AppError.invalid(FUNDING_400.exchange(configured));
   }
   const symbol = pairFilter(raw.symbol, FUNDING_400.symbol);
   const ticker = pairFilter(raw.ticker, FUNDING_400.ticker);

@@ -5,6 +5,7 @@ import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ArbitrageRateLimit } from '../common/rate-limit/arbitrage-rate-limit.decorator.js';
 import { FundingRatesPageDto } from './dto/funding-rates-page.dto.js';
 import { FundingRatesQueryDto } from './dto/funding-rates-query.dto.js';
+import { DEFAULT_EXCHANGES } from '../market-model/exchanges.js';
 import { FUNDING_400 } from './funding-query.js';
 import { HISTORY_400, SPREADS_400 } from './funding-extra-query.js';
 import { FundingHistoryQueryDto, FundingSettlementDto } from './dto/funding-history.dto.js';
@@ -28,7 +29,7 @@ export class FundingRatesController {
       'An entry is stale after 15 minutes without update.',
   })
   @ApiOkResponse({ type: FundingRatesPageDto })
-  @ApiErrors({ 400: [FUNDING_400.exchange, FUNDING_400.symbol, FUNDING_400.ticker, FUNDING_400.sort, FUNDING_400.limit, FUNDING_400.offset] })
+  @ApiErrors({ 400: [FUNDING_400.exchange(DEFAULT_EXCHANGES), FUNDING_400.symbol, FUNDING_400.ticker, FUNDING_400.sort, FUNDING_400.limit, FUNDING_400.offset] })
   list(@Query() query: FundingRatesQueryDto): FundingRatesPageDto {
     return this.funding.list(query);
   }
@@ -43,7 +44,7 @@ export class FundingRatesController {
       'funding-history call and from what it saw settle. At most 90 days × 24 payments × 5 exchanges rows.',
   })
   @ApiOkResponse({ type: [FundingSettlementDto] })
-  @ApiErrors({ 400: [HISTORY_400.tickerRequired, HISTORY_400.ticker, HISTORY_400.exchange, HISTORY_400.days] })
+  @ApiErrors({ 400: [HISTORY_400.tickerRequired, HISTORY_400.ticker, HISTORY_400.exchange(DEFAULT_EXCHANGES), HISTORY_400.days] })
   history(@Query() query: FundingHistoryQueryDto): Promise<FundingSettlementDto[]> {
     return this.funding.history(query);
   }

@@ -93,14 +93,14 @@ export class FundingRatesService implements OnModuleDestroy {
 
   /** GET /v1/funding-rates/history: one coin's stored payments, oldest first (at most 90 days × 24 × 5 rows). */
   async history(raw: Partial<Record<'ticker' | 'exchange' | 'days', unknown>>): Promise<SettlementView[]> {
-    const q = parseHistoryQuery(raw);
+    const q = parseHistoryQuery(raw, this.exchanges);
     const rows = this.settlements ? await this.settlements.history(q.ticker, q.exchange, this.clock.now() - q.days * DAY_MS) : [];
     return rows.map(toView);
   }
 
   /** GET /v1/funding-rates: validated, then served from the last ranking. */
   list(raw: RawFundingQuery): FundingPage {
-    return this.ranking.page(parseFundingQuery(raw), this.clock.now());
+    return this.ranking.page(parseFundingQuery(raw, this.exchanges), this.clock.now());
   }
 
   async collect(): Promise<CollectionResult> {

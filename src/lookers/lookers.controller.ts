@@ -18,7 +18,7 @@ import { UpdateLookerDto } from './dto/update-looker.dto.js';
 import { ID_REQUIRED, LookerIdParam } from './looker-id.pipe.js';
 import { LOOKER_STREAM_NAME } from './lookers.constants.js';
 import { LookersService } from './lookers.service.js';
-import { EXCHANGE_LIST } from '../market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, oneOfExchanges } from '../market-model/exchanges.js';
 
 const CRYPTO_ERRORS = ['maximum 6 cryptos allowed', 'ticker is invalid', 'cryptos must be an array of tickers'];
 const NAME_ERRORS = ['name must be a string', 'name must be at most 100 characters'];
@@ -39,7 +39,7 @@ export class LookersController {
   @ApiErrors({
     400: [
       'Invalid request body', 'email is required', ...CRYPTO_ERRORS, 'email is invalid', ...NAME_ERRORS,
-      `exchange must be one of ${EXCHANGE_LIST}`, 'market must be SPOT or FUTURES',
+      oneOfExchanges('exchange', DEFAULT_EXCHANGES), 'market must be SPOT or FUTURES',
     ],
     500: ['Failed to create looker'],
   })

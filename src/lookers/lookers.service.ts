@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error.js';
 import { EMAIL_MISMATCH } from '../common/http/auth-scope.js';
 import type { SseFrame } from '../common/sse/sse-frame.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { type ExchangeName, FIRST_EXCHANGE, parseExchangeName } from '../market-model/exchanges.js';
+import { type ExchangeName, FIRST_EXCHANGE, oneOfExchanges, parseConfiguredExchange } from '../market-model/exchanges.js';
 import type { CreateLookerDto } from './dto/create-looker.dto.js';
 import { uniqueCryptos } from './dto/looker-rules.js';
 import { LookerDto } from './dto/looker.dto.js';
@@ -80,8 +80,8 @@ export class LookersService {
   /** The `lookers` rule: case-insensitive, one of the configured exchanges; omitted means the first of them. */
   private exchangeOf(value: unknown): ExchangeName {
     if (value === undefined || value === null) return this.exchanges[0] ?? FIRST_EXCHANGE;
-    const exchange = typeof value === 'string' ? parseExchangeName(value) : null;
-    if (exchange && this.exchanges.includes(exchange)) return exchange;
-    throw AppError.invalid(`exchange must be one of ${this.exchanges.join(', ')}`);
+    const exchange = parseConfiguredExchange(value, this.exchanges);
+    if (exchange) return exchange;
+    throw AppError.invalid(oneOfExchanges('exchange', this.exchanges));
   }
 }

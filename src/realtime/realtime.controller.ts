@@ -13,7 +13,7 @@ import { PriceSnapshotEntryDto } from './dto/price-snapshot-entry.dto.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import { PriceSnapshotService } from './price-snapshot.service.js';
 import { MarketDataGap } from '../redis/market-data-gap.js';
-import { EXCHANGE_LIST } from '../market-model/exchanges.js';
+import { DEFAULT_EXCHANGES } from '../market-model/exchanges.js';
 
 export const LAST_EVENT_ID_MESSAGE = 'lastEventId must be an event id of 1 to 16 digits';
 
@@ -47,7 +47,7 @@ export class RealtimeController {
   @ApiErrors({
     400: [
       FILTER_MESSAGES.minProfit, FILTER_MESSAGES.minNetProfit, FILTER_MESSAGES.transferable,
-      `exchanges must be a comma list of ${EXCHANGE_LIST}`, FILTER_MESSAGES.exchangesPair, FILTER_MESSAGES.tickers,
+      FILTER_MESSAGES.exchanges(DEFAULT_EXCHANGES), FILTER_MESSAGES.exchangesPair, FILTER_MESSAGES.tickers,
       FILTER_MESSAGES.size, FILTER_MESSAGES.minSize, LAST_EVENT_ID_MESSAGE,
     ],
   })

@@ -1,10 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsIn, ValidateBy } from 'class-validator';
+import { ValidateBy } from 'class-validator';
 import { Required } from '../../common/validation/required.decorator.js';
-import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
-
-export const EXCHANGE_MESSAGE = `exchange must be one of ${EXCHANGE_NAMES.join(', ')}`;
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -27,11 +24,13 @@ export function PositiveNumberField(field: string): PropertyDecorator {
   );
 }
 
-/** One of the five `tickers` exchange names, any case, normalised to lower case. */
+/**
+ * A required exchange name, any case, normalised to lower case. Whether it names a configured
+ * venue is the ConfiguredExchangePipe's check, which runs after this DTO's and knows the configuration.
+ */
 export function ExchangeField(): PropertyDecorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
     Required(),
-    IsIn(EXCHANGE_NAMES, { message: EXCHANGE_MESSAGE }),
   );
 }

@@ -4,9 +4,8 @@ import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { BOOK_400, BOOK_503, bookNotHeld } from './book-query.js';
 import { DEPTH_DEMAND_HOLD_MS, DEPTH_DEMAND_MAX, DEPTH_DEMAND_WAIT_MS, DepthService } from './depth.service.js';
 import { MarketBookDto, MarketBookQueryDto } from './dto/market-book.dto.js';
-import { EXCHANGE_LIST, FIRST_EXCHANGE } from '../../market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, FIRST_EXCHANGE } from '../../market-model/exchanges.js';
 
-const EXCHANGES_400 = `exchange must be one of ${EXCHANGE_LIST}`;
 
 @ApiTags('market')
 @Controller('v1/market')
@@ -26,7 +25,7 @@ export class MarketBooksController {
   })
   @ApiOkResponse({ type: MarketBookDto })
   @ApiErrors({
-    400: [EXCHANGES_400, BOOK_400.market, BOOK_400.ticker],
+    400: [BOOK_400.exchange(DEFAULT_EXCHANGES), BOOK_400.market, BOOK_400.ticker],
     404: [
       bookNotHeld(FIRST_EXCHANGE, ['SPOT BTC-USDT', 'SPOT ETH-USDT'], { market: 'SPOT', ticker: 'FOO-USDT' }),
       bookNotHeld(FIRST_EXCHANGE, [], 'feeds off'),
