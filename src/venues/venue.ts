@@ -93,6 +93,11 @@ export interface VenueFunding {
   /** ccxt params of fetchFundingRates for the venue's USDT (or USDC) perpetuals. */
   readonly rateParams: Readonly<Record<string, string>>;
   readonly interval: FundingIntervalSource;
+  /**
+   * The member of ccxt's funding rate that holds the next payment time: `fundingTimestamp` unless
+   * stated (some ccxt clients leave it empty and write `nextFundingTimestamp`).
+   */
+  readonly nextTimeField?: 'fundingTimestamp' | 'nextFundingTimestamp';
   /** Mark prices from ccxt's fetchMarkPrices (`params`) where the rate answer carries none. */
   readonly markPrices?: { readonly params: Readonly<Record<string, string>> };
   readonly history: FundingHistoryPaging;

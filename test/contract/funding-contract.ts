@@ -17,6 +17,7 @@ const CONTRACT_IDS: Record<ExchangeName, (base: string) => string> = {
   okx: (b) => `${b}-USDT-SWAP`,
   gate: (b) => `${b}_USDT`,
   bitget: (b) => `${b}USDT`,
+  aster: (b) => `${b}USDT`,
 };
 
 const NEXT = Date.UTC(2030, 0, 1, 4);

@@ -29,6 +29,7 @@ const VENUE_HOST: Record<ExchangeName, RegExp> = {
   okx: /^GET \/[a-z0-9]*\.okx\.com/,
   gate: /^GET \/[a-z-]*\.gateio\.ws/,
   bitget: /^GET \/ws\.bitget\.com/,
+  aster: /^GET \/[a-z]*stream\.asterdex\.com/,
 };
 
 interface ExchangeHealth {

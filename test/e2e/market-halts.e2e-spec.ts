@@ -20,6 +20,7 @@ const REASONS: Readonly<Record<ExchangeName, Readonly<Record<'halted' | 'deliste
   okx: { halted: { SPOT: 'halted: state suspend', FUTURES: 'halted: state suspend' }, delisted: { SPOT: 'halted: state suspend', FUTURES: 'halted: state suspend' } },
   gate: { halted: { SPOT: 'halted: trade_status untradable', FUTURES: 'halted: status suspend' }, delisted: { SPOT: 'halted: trade_status untradable', FUTURES: 'delisting: status delisting' } },
   bitget: { halted: { SPOT: 'halted: status halt', FUTURES: 'halted: symbolStatus maintain' }, delisted: { SPOT: 'delisted: status offline', FUTURES: 'delisted: symbolStatus off' } },
+  aster: { halted: { SPOT: 'halted: status HALT', FUTURES: 'halted: status SETTLING' }, delisted: { SPOT: 'delisted: status BREAK', FUTURES: 'delisted: status CLOSE' } },
 };
 
 interface Health { exchanges: Record<ExchangeName, { connected: boolean; markets: number; reconnects: number; refused: { ticker: string; market: Market; reason: string }[] }> }

@@ -46,7 +46,7 @@ describe('the 300-symbol universe against the strict simulator', () => {
     ((await (await fetch(`${app.baseUrl}/health/market`)).json()) as { exchanges: Record<ExchangeName, ExchangeHealth> }).exchanges;
   const last = `${BASES[299] ?? ''}-USDT`;
   /** 300 symbols per market type: binance 200 per socket, bybit/okx/gate 100, bitget 50 (docs/venues.md). */
-  const SOCKETS: Record<ExchangeName, number> = { binance: 4, bybit: 6, okx: 6, gate: 6, bitget: 12 };
+  const SOCKETS: Record<ExchangeName, number> = { binance: 4, bybit: 6, okx: 6, gate: 6, bitget: 12, aster: 4 };
 
   it('every exchange connects its 600 markets', async () => {
     await until(health, (x) => EXCHANGE_NAMES.every((e) => x[e]?.connected && x[e]?.markets === 600), 200_000);

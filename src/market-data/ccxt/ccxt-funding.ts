@@ -103,7 +103,7 @@ function toSnapshot(funding: VenueFunding, market: MarketInterface, rate: Fundin
     fundingRate: num(rate.fundingRate),
     intervalSeconds,
     intervalSource: intervalSeconds === null ? 'unavailable' : 'exchange',
-    nextFundingTime: extra?.nextFundingTime ?? time(rate.fundingTimestamp),
+    nextFundingTime: extra?.nextFundingTime ?? time(rate[funding.nextTimeField ?? 'fundingTimestamp']),
     markPrice: perUnit(extra?.markPrice ?? num(rate.markPrice), multiplierOfCcxtSymbol(market.symbol)),
   };
 }

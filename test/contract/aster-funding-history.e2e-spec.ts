@@ -1,0 +1,3 @@
+import { describeFundingHistoryContract } from './funding-history-contract.js';
+
+describeFundingHistoryContract('aster');

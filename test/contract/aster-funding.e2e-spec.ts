@@ -1,0 +1,3 @@
+import { describeFundingContract } from './funding-contract.js';
+
+describeFundingContract('aster');

@@ -1,0 +1,4 @@
+import { describeExchangeContract, describeInlineDelivery } from './contract-harness.js';
+
+describeExchangeContract('aster');
+describeInlineDelivery('aster');
