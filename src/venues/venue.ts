@@ -58,6 +58,12 @@ export interface VenueDepth {
   readonly unwatchForSymbols: boolean;
   /** The unsubscribe names its channel by the depth it was subscribed with (`{ limit }` passed again). */
   readonly unwatchNamesLimit: boolean;
+  /**
+   * False where ccxt sends the unsubscribe but never settles it (it has no handler for the venue's
+   * acknowledgement) and keeps the book recorded as subscribed, so that watching it again would
+   * send nothing: the core then drops ccxt's records of the book itself. Absent: ccxt settles it.
+   */
+  readonly unwatchSettles?: false;
   /** Sockets per market type ccxt may open for books (ccxt `streamLimits`), where it opens one per subscription. */
   readonly socketsPerType?: number;
 }

@@ -1,6 +1,7 @@
 import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, toBaseQuantity } from '../../src/market-data/ccxt/exchange-clients.js';
+import { toDepthClient } from '../../src/market-data/depth/ccxt-depth-client.js';
 import type { Market } from '../../src/market-model/exchanges.js';
 import { venueOf } from '../../src/venues/registry.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
@@ -123,5 +124,29 @@ describe('aster depth contract: ccxt 4.5.84 watchOrderBook against the strict si
     const after = ((await control(sim, 'GET', '/_sim/load')) as { framesSent: number }).framesSent;
     expect(after).toBe(before);
     expect(await control(sim, 'GET', '/_sim/violations')).toMatchObject({ total: 0 });
+  });
+
+  it("through the service's depth client a book unsubscribed and asked for again flows again (ccxt never settles the unsubscribe: the client drops its records)", async () => {
+    const other = createExchangeClient('aster', { simulatorUrl: sim.url });
+    await other.loadMarkets();
+    const depth = toDepthClient('aster', other);
+    const symbol = 'ETH/USDT';
+    const subscribed = async (): Promise<boolean> =>
+      (((await control(sim, 'GET', '/_sim/depth-subscriptions')) as DepthSubscriptions).aster ?? []).some((s) => s.market === 'SPOT' && s.ticker === 'ETH-USDT');
+    try {
+      void depth.subscribe([symbol]).catch(() => undefined);
+      await until(() => depth.orderbooks[symbol]?.bids.length ?? 0, (n) => n > 0, 5_000, 10);
+      await depth.unsubscribe([symbol]);
+      await until(subscribed, (on) => !on, 2_000, 10);
+      expect(depth.orderbooks[symbol]).toBeUndefined();
+      void depth.subscribe([symbol]).catch(() => undefined);
+      await until(subscribed, (on) => on, 2_000, 10);
+      await control(sim, 'PUT', '/_sim/books', [{ exchange: 'aster', market: 'SPOT', ticker: 'ETH-USDT', bids: [[3000, 1]], asks: [[3000.5, 2]] }]);
+      await until(() => depth.orderbooks[symbol]?.asks[0]?.[0], (price) => price === 3000.5, 2_000, 10);
+      const pending = Object.values(other.clients).flatMap((socket) => Object.keys((socket as unknown as { futures: Record<string, unknown> }).futures));
+      expect(pending.filter((hash) => hash.startsWith('unsubscribe:'))).toEqual([]);
+    } finally {
+      await depth.close();
+    }
   });
 });

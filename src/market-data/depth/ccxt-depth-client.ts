@@ -44,10 +44,43 @@ export function toDepthClient(exchange: ExchangeName, client: Exchange, dialPace
     },
     subscribe: (symbols) =>
       symbols.length === 1 || !rule.forSymbols ? Promise.all(symbols.map((s) => client.watchOrderBook(s, limit))) : client.watchOrderBookForSymbols(symbols, limit),
-    unsubscribe: (symbols) =>
-      symbols.length === 1 || !rule.unwatchForSymbols
+    unsubscribe: (symbols) => {
+      const sent = symbols.length === 1 || !rule.unwatchForSymbols
         ? Promise.all(symbols.map((s) => client.unWatchOrderBook(s, unwatchParams)))
-        : client.unWatchOrderBookForSymbols(symbols, unwatchParams),
+        : client.unWatchOrderBookForSymbols(symbols, unwatchParams);
+      return rule.unwatchSettles === false ? forgetBooks(client, symbols, sent) : sent;
+    },
     close: () => client.close(),
   };
+}
+
+/** What the cleanup touches of ccxt 4.5.84's websocket client (base/ws/Client.js). */
+interface CcxtSocket {
+  subscriptions: Record<string, unknown>;
+  futures: Record<string, unknown>;
+  reject(error: Error, messageHash: string): void;
+}
+
+/**
+ * For a venue whose unsubscribe ccxt never settles (`depth.unwatchSettles: false`): once ccxt has
+ * had its turn to send the request, the book's records are dropped as ccxt's own acknowledgement
+ * handler would drop them on other venues (`orderbook:<symbol>` and `unsubscribe:orderbook:<symbol>`
+ * subscriptions, the pending futures, the cached book), so a later watch of the symbol subscribes
+ * again and no future is left pending. Resolves once done.
+ */
+async function forgetBooks(client: Exchange, symbols: readonly string[], sent: Promise<unknown>): Promise<void> {
+  const settled = sent.then(() => undefined, () => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  const books = client.orderbooks as unknown as Record<string, unknown>;
+  for (const socket of Object.values(client.clients) as unknown as CcxtSocket[]) {
+    for (const symbol of symbols) {
+      const unsubscribed = new Error(`unsubscribed ${symbol}`);
+      for (const hash of [`orderbook:${symbol}`, `unsubscribe:orderbook:${symbol}`]) {
+        delete socket.subscriptions[hash];
+        if (hash in socket.futures) socket.reject(unsubscribed, hash);
+      }
+    }
+  }
+  for (const symbol of symbols) delete books[symbol];
+  await settled;
 }

@@ -25,6 +25,8 @@ export const aster = defineVenue({
   depth: {
     limit: 20, perSubscribe: 10, perUnsubscribe: 10, perSecond: 2, perHour: null,
     forSymbols: true, unwatchForSymbols: true, unwatchNamesLimit: true,
+    // ccxt 4.5.84's aster client handles no UNSUBSCRIBE acknowledgement.
+    unwatchSettles: false,
   },
   funding: {
     // premiumIndex answers every perpetual at once; no parameter selects them.
