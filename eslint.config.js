@@ -24,7 +24,7 @@ export default tseslint.config(
   {
     // docs/rules.md, `logs`: every log call is an object with a message and named fields.
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/**/*.e2e-spec.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.object.property.name='logger'][callee.property.name=/^(log|warn|error|debug|verbose)$/] > :matches(TemplateLiteral, Literal, BinaryExpression).arguments:first-child",
@@ -33,7 +33,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'src/**/*.e2e-spec.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -21,7 +21,8 @@ export default defineConfig({
         plugins,
         test: {
           name: 'e2e',
-          include: ['test/**/*.e2e-spec.ts', 'test/**/*.int-spec.ts'],
+          // A venue's own contract and fault tests sit in its simulator folder, beside its protocol.
+          include: ['test/**/*.e2e-spec.ts', 'test/**/*.int-spec.ts', 'src/simulator/venues/*/*.e2e-spec.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -37,11 +37,6 @@ const databaseBlind = [
   'test/e2e/depth.e2e-spec.ts',
   'test/e2e/alerts-size.e2e-spec.ts',
   'test/e2e/market-reconnect-memory.e2e-spec.ts',
-  'test/e2e/market-venue-binance.e2e-spec.ts',
-  'test/e2e/market-venue-bybit.e2e-spec.ts',
-  'test/e2e/market-venue-okx.e2e-spec.ts',
-  'test/e2e/market-venue-gate.e2e-spec.ts',
-  'test/e2e/market-venue-bitget.e2e-spec.ts',
   'test/e2e/market-halts.e2e-spec.ts',
   'test/e2e/market-dead-path.e2e-spec.ts',
   'test/e2e/realtime-stalled-client.e2e-spec.ts',
@@ -50,23 +45,24 @@ const databaseBlind = [
 ];
 
 /**
- * The contract tests drive the real ccxt clients against the simulator and open no database at all:
- * the whole folder runs once, in `npm test`.
+ * The contract tests drive the real ccxt clients against the simulator and open no database at all;
+ * each venue's own contract and fault tests, in its simulator folder, check its feeds and protocol.
+ * Both folders run once, in `npm test`.
  */
-const noDatabase = 'test/contract';
+const noDatabase = ['test/contract', 'src/simulator/venues'];
 
 const alone = 'test/e2e/cost-bounds.e2e-spec.ts';
 const listed = [...ownEngine, ...databaseBlind, alone];
 
 // A renamed file would otherwise run twice unnoticed, or a misspelt one never be excluded.
-const missing = [...listed, noDatabase].filter((file) => !existsSync(file));
+const missing = [...listed, ...noDatabase].filter((file) => !existsSync(file));
 if (missing.length > 0) {
   console.error(`scripts/test-pg.mjs lists files that do not exist: ${missing.join(', ')}`);
   process.exit(1);
 }
 
 const vitest = (args) => spawnSync('node_modules/.bin/vitest', ['run', '--project', 'e2e', ...args], { stdio: 'inherit' });
-const excluded = [...listed, `${noDatabase}/**`].flatMap((file) => ['--exclude', file]);
+const excluded = [...listed, ...noDatabase.map((folder) => `${folder}/**`)].flatMap((file) => ['--exclude', file]);
 for (const args of [excluded, [alone]]) {
   const run = vitest(args);
   if (run.status !== 0) process.exit(run.status ?? 1);

@@ -85,3 +85,42 @@ describe('no venue named outside its folder', () => {
     expect(found).toEqual([]);
   });
 });
+
+/**
+ * Adding a venue beyond the default five costs its two folders, its registry line and its rows in
+ * docs/venues.md; `npm run openapi` then regenerates openapi.json, docs/api.md and the README's venue
+ * line. Any other file naming such a venue (a word, in any case, comments included) is a cost the
+ * next venue would pay again.
+ */
+describe('a venue beyond the default five is named only in its own places', () => {
+  const repo = path.resolve(src, '..');
+  const extra = VENUES.filter((v) => !v.watchedByDefault).map((v) => v.name);
+  const roots = ['src', 'test', 'bench', 'scripts', 'web/src', 'docs', 'README.md', 'BENCHMARKS.md', 'package.json', '.ci', 'Dockerfile', 'docker-compose.yml', '.env.example'];
+  const generated = new Set(['docs/venues.md', 'docs/api.md', 'openapi.json', 'src/venues/registry.ts']);
+  const README_LIST = /<!-- venues:list -->[\s\S]*?<!-- \/venues:list -->/;
+
+  it.each(extra)('%s', (name) => {
+    const word = new RegExp(`\\b${name}\\b`, 'i');
+    const own = [`src/venues/${name}/`, `src/simulator/venues/${name}/`];
+    const found: string[] = [];
+    for (const root of roots) {
+      const full = path.join(repo, root);
+      let files: string[];
+      try {
+        files = statSync(full).isDirectory() ? filesUnder(full) : [full];
+      } catch {
+        continue;
+      }
+      for (const file of files) {
+        const rel = path.relative(repo, file).split(path.sep).join('/');
+        if (generated.has(rel) || own.some((folder) => rel.startsWith(folder)) || rel.includes('/node_modules/')) continue;
+        let text = readFileSync(file, 'utf8');
+        if (rel === 'README.md') text = text.replace(README_LIST, '');
+        text.split('\n').forEach((line, i) => {
+          if (word.test(line)) found.push(`${rel}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        });
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -14,6 +14,14 @@ export function renderVenueTable(venues: readonly VenueDescriptor[] = VENUES): s
   return [...header, ...venues.map(row)].join('\n');
 }
 
+/** The README's line of venues: the default ones, then the others EXCHANGES can add. */
+export function renderVenueList(venues: readonly VenueDescriptor[] = VENUES): string {
+  const names = (list: readonly VenueDescriptor[]): string => list.map((v) => v.name).join(', ');
+  const others = venues.filter((v) => !v.watchedByDefault);
+  const more = others.length === 0 ? '' : `; also ${names(others)} with \`EXCHANGES=all\` or by name`;
+  return `Venues: ${names(venues.filter((v) => v.watchedByDefault))} by default${more} ([docs/venues.md](docs/venues.md)).`;
+}
+
 function row(v: VenueDescriptor): string {
   const cells = [
     `**${v.name}**`,

@@ -11,18 +11,14 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/simul
  * fetchFundingRates, reads back exactly the rate, interval, next time and mark price PUT into
  * the simulator (rules: operating), by the REST calls ccxt 4.5.84 makes for that exchange.
  */
-const CONTRACT_IDS: Record<ExchangeName, (base: string) => string> = {
-  binance: (b) => `${b}USDT`,
-  bybit: (b) => `${b}USDT`,
-  okx: (b) => `${b}-USDT-SWAP`,
-  gate: (b) => `${b}_USDT`,
-  bitget: (b) => `${b}USDT`,
-  aster: (b) => `${b}USDT`,
-};
-
 const NEXT = Date.UTC(2030, 0, 1, 4);
 
-export function describeFundingContract(exchange: ExchangeName): void {
+/** What the venue's funding answers look like: its id of a base coin's USDT perpetual (`BTCUSDT`, `BTC-USDT-SWAP`). */
+export interface FundingContractFacts {
+  perpetualId(base: string): string;
+}
+
+export function describeFundingContract(exchange: ExchangeName, facts: FundingContractFacts): void {
   describe(`${exchange} funding contract: ccxt 4.5.84 against the simulator`, () => {
     let sim: RunningSimulator;
     let source: CcxtIngest;
@@ -51,7 +47,7 @@ export function describeFundingContract(exchange: ExchangeName): void {
     it('reads rate, 4 h interval stated by the exchange, next funding time and mark price', async () => {
       await put([{ exchange, ticker: 'ETH-USDT', fundingRate: 0.00025, intervalHours: 4, nextFundingTime: NEXT, markPrice: 3401.5 }]);
       expect(await read('ETH')).toEqual({
-        contract: CONTRACT_IDS[exchange]('ETH'), ticker: 'ETH-USDT', fundingRate: 0.00025, intervalSeconds: 14_400,
+        contract: facts.perpetualId('ETH'), ticker: 'ETH-USDT', fundingRate: 0.00025, intervalSeconds: 14_400,
         intervalSource: 'exchange', nextFundingTime: NEXT, markPrice: 3401.5,
       });
     });

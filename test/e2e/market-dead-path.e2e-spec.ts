@@ -6,6 +6,7 @@ import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
 import { type BlackHoleProxy, type ProxiedConnection, startBlackHoleProxy } from '../utils/black-hole-proxy.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
+import { VENUE_CONTRACTS } from '../utils/venue-contracts.js';
 import { until } from '../utils/wait.js';
 
 /**
@@ -22,15 +23,6 @@ const SILENCE_MS = 2_000;
 const RECONNECT_BASE_MS = 400;
 const REDIAL_BOUND_MS = SILENCE_MS + RECONNECT_BASE_MS + 2_000;
 
-/** The venue host each exchange's websockets stand for: the first segment of the proxied path. */
-const VENUE_HOST: Record<ExchangeName, RegExp> = {
-  binance: /^GET \/[a-z]*stream\.binance\.com/,
-  bybit: /^GET \/stream\.bybit\.com/,
-  okx: /^GET \/[a-z0-9]*\.okx\.com/,
-  gate: /^GET \/[a-z-]*\.gateio\.ws/,
-  bitget: /^GET \/ws\.bitget\.com/,
-  aster: /^GET \/[a-z]*stream\.asterdex\.com/,
-};
 
 interface ExchangeHealth {
   connected: boolean;
@@ -50,12 +42,14 @@ describe('dead network paths: a black-holed socket is destroyed on silence and r
   const violations = async (): Promise<{ total: number; recent: unknown[] }> =>
     (await (await fetch(`${sim.url}/_sim/violations`)).json()) as { total: number; recent: unknown[] };
   const sockets = (exchange: ExchangeName, since = 0): ProxiedConnection[] =>
-    proxy.connections.filter((c) => c.websocket && c.openedAt >= since && VENUE_HOST[exchange].test(c.requestLine));
+    proxy.connections.filter((c) => c.websocket && c.openedAt >= since && VENUE_CONTRACTS[exchange].dialRequest.test(c.requestLine));
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: BASES, strict: true });
     proxy = await startBlackHoleProxy(sim.url);
     app = await startTestApp({
+      // Every venue of the registry, not only the default five.
+      EXCHANGES: 'all',
       ENABLED_WEBSOCKET: '1',
       MARKET_SIMULATOR_URL: proxy.url,
       MARKET_SILENCE_TIMEOUT_MS: String(SILENCE_MS),
@@ -85,7 +79,7 @@ describe('dead network paths: a black-holed socket is destroyed on silence and r
   it.each(EXCHANGE_NAMES)('%s: re-dialed within silence + first reconnect delay + 2 s, and every market of its sockets quotes again', async (exchange) => {
     // Every open websocket of the exchange (one per market type here) goes dead at once.
     const blackHoledAt = Date.now();
-    const dead = proxy.blackHole((c) => c.websocket && VENUE_HOST[exchange].test(c.requestLine));
+    const dead = proxy.blackHole((c) => c.websocket && VENUE_CONTRACTS[exchange].dialRequest.test(c.requestLine));
     expect(dead.length).toBeGreaterThanOrEqual(2);
 
     const redials = await until(() => sockets(exchange, blackHoledAt), (s) => s.length >= dead.length, REDIAL_BOUND_MS + 5_000, 20);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { type MarketFixture, startMarketFixture } from '../utils/market-fixture.js';
+import { VENUE_CONTRACTS } from '../utils/venue-contracts.js';
 import { until } from '../utils/wait.js';
 
 /**
@@ -14,14 +15,6 @@ import { until } from '../utils/wait.js';
  * next reload watches it again: off `refused`, quoting.
  */
 const SYMBOLS = ['BTC-USDT', 'ETH-USDT', 'SOL-USDT'];
-const REASONS: Readonly<Record<ExchangeName, Readonly<Record<'halted' | 'delisted', Readonly<Record<Market, string>>>>>> = {
-  binance: { halted: { SPOT: 'halted: status HALT', FUTURES: 'halted: status SETTLING' }, delisted: { SPOT: 'delisted: status BREAK', FUTURES: 'delisted: status CLOSE' } },
-  bybit: { halted: { SPOT: 'delisted: status Closed', FUTURES: 'delisted: status Closed' }, delisted: { SPOT: 'delisted: status Closed', FUTURES: 'delisted: status Closed' } },
-  okx: { halted: { SPOT: 'halted: state suspend', FUTURES: 'halted: state suspend' }, delisted: { SPOT: 'halted: state suspend', FUTURES: 'halted: state suspend' } },
-  gate: { halted: { SPOT: 'halted: trade_status untradable', FUTURES: 'halted: status suspend' }, delisted: { SPOT: 'halted: trade_status untradable', FUTURES: 'delisting: status delisting' } },
-  bitget: { halted: { SPOT: 'halted: status halt', FUTURES: 'halted: symbolStatus maintain' }, delisted: { SPOT: 'delisted: status offline', FUTURES: 'delisted: symbolStatus off' } },
-  aster: { halted: { SPOT: 'halted: status HALT', FUTURES: 'halted: status SETTLING' }, delisted: { SPOT: 'delisted: status BREAK', FUTURES: 'delisted: status CLOSE' } },
-};
 
 interface Health { exchanges: Record<ExchangeName, { connected: boolean; markets: number; reconnects: number; refused: { ticker: string; market: Market; reason: string }[] }> }
 
@@ -62,7 +55,7 @@ describe('halts and delistings, as the venues list them', () => {
         await control(status === 'halted' ? '/_sim/halt' : '/_sim/delist', { exchange, ticker: 'SOL-USDT', market, [status]: true });
         const h = await until(health, (x) => x.exchanges[exchange].refused.some((r) => r.ticker === 'SOL-USDT'), 10_000);
         expect(h.exchanges[exchange].refused).toEqual([
-          expect.objectContaining({ ticker: 'SOL-USDT', market, reason: REASONS[exchange][status][market] }),
+          expect.objectContaining({ ticker: 'SOL-USDT', market, reason: VENUE_CONTRACTS[exchange].halts[status][market] }),
         ]);
         expect(h.exchanges[exchange].markets).toBe(before.markets - 1);
         // The connection carried on: the others on it still quote, with no reconnect.

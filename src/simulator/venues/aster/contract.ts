@@ -1,0 +1,7 @@
+import type { VenueContract } from '../venue-contract.js';
+
+/** What the suites over every venue expect of aster (see VenueContract). */
+export const venueContract: VenueContract = {
+  dialRequest: /^GET \/[a-z]*stream\.asterdex\.com/,
+  halts: { halted: { SPOT: 'halted: status HALT', FUTURES: 'halted: status SETTLING' }, delisted: { SPOT: 'delisted: status BREAK', FUTURES: 'delisted: status CLOSE' } },
+};

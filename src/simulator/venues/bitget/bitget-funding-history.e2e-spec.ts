@@ -1,0 +1,3 @@
+import { describeFundingHistoryContract } from '../../../../test/contract/funding-history-contract.js';
+
+describeFundingHistoryContract('bitget');

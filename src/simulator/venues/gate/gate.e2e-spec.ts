@@ -1,0 +1,4 @@
+import { describeExchangeContract, describeInlineDelivery } from '../../../../test/contract/contract-harness.js';
+
+describeExchangeContract('gate');
+describeInlineDelivery('gate');

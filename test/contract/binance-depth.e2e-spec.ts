@@ -1,3 +1,0 @@
-import { describeDepthContract } from './depth-contract.js';
-
-describeDepthContract('binance', { limit: 20, lotMarket: true });

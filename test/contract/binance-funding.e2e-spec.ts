@@ -1,3 +1,0 @@
-import { describeFundingContract } from './funding-contract.js';
-
-describeFundingContract('binance');

@@ -1,3 +1,0 @@
-import { describeDepthContract } from './depth-contract.js';
-
-describeDepthContract('bitget', { limit: 20 });

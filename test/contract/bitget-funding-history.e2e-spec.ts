@@ -1,3 +1,0 @@
-import { describeFundingHistoryContract } from './funding-history-contract.js';
-
-describeFundingHistoryContract('bitget');

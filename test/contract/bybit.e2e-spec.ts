@@ -1,4 +1,0 @@
-import { describeExchangeContract, describeInlineDelivery } from './contract-harness.js';
-
-describeExchangeContract('bybit');
-describeInlineDelivery('bybit');
