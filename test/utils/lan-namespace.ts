@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** iproute2's `ip`: sbin is not on every PATH (a plain user's, a CI runner's). */
+const IP = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((p) => existsSync(p));
+
+/**
+ * A network namespace joined to this one by a veth pair: a second machine on a private LAN. A
+ * service run inside it (`exec` before its command) listens on `address`, an address the browser
+ * reaches as it would a LAN box or a VPS, not as loopback.
+ */
+export interface LanNamespace {
+  readonly name: string;
+  /** The namespace's address (10.199.n.2): where a service run inside it listens. */
+  readonly address: string;
+  /** Runs a command inside the namespace: `ip netns exec <name>`, which then execs the command. */
+  readonly exec: readonly string[];
+  /** Deletes the namespace and its link; stop what runs inside it first. */
+  remove(): Promise<void>;
+}
+
+async function ip(...args: string[]): Promise<string> {
+  if (!IP) {
+    throw new Error('`ip` is missing: install iproute2 (apt-get install iproute2; .ci/run does). This test makes a network namespace with it.');
+  }
+  try {
+    return (await execFileAsync(IP, args)).stdout;
+  } catch (err) {
+    const stderr = typeof err === 'object' && err !== null && 'stderr' in err ? String(err.stderr).trim() : String(err);
+    throw new Error(`ip ${args.join(' ')} failed: ${stderr} (making a network namespace needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN)`, { cause: err });
+  }
+}
+
+/** Makes the namespace with a /30 link 10.199.n.1 (here) ↔ 10.199.n.2 (inside), n unused on this machine. */
+export async function createLanNamespace(): Promise<LanNamespace> {
+  const used = await ip('-4', '-o', 'addr', 'show');
+  const n = Array.from({ length: 250 }, (_, i) => (process.pid + i) % 250).find((k) => !used.includes(` 10.199.${k}.`));
+  if (n === undefined) throw new Error('no free 10.199.n.0/30 on this machine for a test network namespace');
+  const name = `am-lan-${process.pid}`;
+  // Interface names are at most 15 characters.
+  const outer = `amh${process.pid}`;
+  const inner = `amn${process.pid}`;
+  const address = `10.199.${n}.2`;
+  await ip('netns', 'add', name);
+  const lan: LanNamespace = {
+    name,
+    address,
+    exec: [IP ?? 'ip', 'netns', 'exec', name],
+    remove: async () => {
+      // Deleting the namespace deletes the inner end of the pair, and with it the outer one.
+      await ip('netns', 'del', name);
+      if ((await ip('-o', 'link', 'show')).includes(` ${outer}@`)) await ip('link', 'del', outer);
+    },
+  };
+  try {
+    await ip('link', 'add', outer, 'type', 'veth', 'peer', 'name', inner, 'netns', name);
+    await ip('addr', 'add', `10.199.${n}.1/30`, 'dev', outer);
+    await ip('link', 'set', outer, 'up');
+    await ip('-n', name, 'addr', 'add', `${address}/30`, 'dev', inner);
+    await ip('-n', name, 'link', 'set', inner, 'up');
+    await ip('-n', name, 'link', 'set', 'lo', 'up');
+  } catch (err) {
+    await lan.remove().catch(() => undefined);
+    throw err;
+  }
+  return lan;
+}
