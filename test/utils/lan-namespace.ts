@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -16,6 +17,8 @@ export interface LanNamespace {
   readonly name: string;
   /** The namespace's address (10.199.n.2): where a service run inside it listens. */
   readonly address: string;
+  /** This machine's end of the link (10.199.n.1): where a server the namespace reaches listens. */
+  readonly hostAddress: string;
   /** Runs a command inside the namespace: `ip netns exec <name>`, which then execs the command. */
   readonly exec: readonly string[];
   /** Deletes the namespace and its link; stop what runs inside it first. */
@@ -34,8 +37,12 @@ async function ip(...args: string[]): Promise<string> {
   }
 }
 
-/** Makes the namespace with a /30 link 10.199.n.1 (here) ↔ 10.199.n.2 (inside), n unused on this machine. */
-export async function createLanNamespace(): Promise<LanNamespace> {
+/**
+ * Makes the namespace with a /30 link 10.199.n.1 (here) ↔ 10.199.n.2 (inside), n unused on this
+ * machine. With `nameserverHere`, a process run through `exec` resolves names with a DNS server at
+ * `hostAddress` port 53 (its resolv.conf, which `ip netns exec` mounts from /etc/netns/<name>/).
+ */
+export async function createLanNamespace(options: { nameserverHere?: boolean } = {}): Promise<LanNamespace> {
   const used = await ip('-4', '-o', 'addr', 'show');
   const n = Array.from({ length: 250 }, (_, i) => (process.pid + i) % 250).find((k) => !used.includes(` 10.199.${k}.`));
   if (n === undefined) throw new Error('no free 10.199.n.0/30 on this machine for a test network namespace');
@@ -44,24 +51,32 @@ export async function createLanNamespace(): Promise<LanNamespace> {
   const outer = `amh${process.pid}`;
   const inner = `amn${process.pid}`;
   const address = `10.199.${n}.2`;
+  const hostAddress = `10.199.${n}.1`;
+  const etc = `/etc/netns/${name}`;
   await ip('netns', 'add', name);
   const lan: LanNamespace = {
     name,
     address,
+    hostAddress,
     exec: [IP ?? 'ip', 'netns', 'exec', name],
     remove: async () => {
       // Deleting the namespace deletes the inner end of the pair, and with it the outer one.
       await ip('netns', 'del', name);
+      rmSync(etc, { recursive: true, force: true });
       if ((await ip('-o', 'link', 'show')).includes(` ${outer}@`)) await ip('link', 'del', outer);
     },
   };
   try {
     await ip('link', 'add', outer, 'type', 'veth', 'peer', 'name', inner, 'netns', name);
-    await ip('addr', 'add', `10.199.${n}.1/30`, 'dev', outer);
+    await ip('addr', 'add', `${hostAddress}/30`, 'dev', outer);
     await ip('link', 'set', outer, 'up');
     await ip('-n', name, 'addr', 'add', `${address}/30`, 'dev', inner);
     await ip('-n', name, 'link', 'set', inner, 'up');
     await ip('-n', name, 'link', 'set', 'lo', 'up');
+    if (options.nameserverHere) {
+      mkdirSync(etc, { recursive: true });
+      writeFileSync(path.join(etc, 'resolv.conf'), `nameserver ${hostAddress}\noptions attempts:1 timeout:2\n`);
+    }
   } catch (err) {
     await lan.remove().catch(() => undefined);
     throw err;
