@@ -6,6 +6,7 @@ import { AlertSenderService } from '../../src/alerts/alert-sender.service.js';
 import { AlertOutboxBlocked1765050000000 } from '../../src/database/migrations/1765050000000-alert-outbox-blocked.js';
 import type { HostResolver } from '../../src/config/alerts-config.js';
 import { startReceiver, type Receiver } from '../utils/alert-receivers.js';
+import { freePort } from '../utils/service-process.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 const HINT = 'alert targets must be public (ALERT_TARGETS_ALLOW_PRIVATE=1 allows private ones)';
@@ -208,5 +209,24 @@ describe('alert targets with ALERT_TARGETS_ALLOW_PRIVATE=1', () => {
     expect(first.received).toHaveLength(1);
     expect(first.received[0].headers.host).toBe(`receiver.lan.test:${new URL(first.url).port}`);
     expect(second.connections).toBe(0);
+  });
+
+  it("lastError names the kind of failure, never the receiver's answer nor the address", async () => {
+    const failing = await startReceiver([{ status: 503, body: '{"error":"receiver-detail-Qp7 at 10.9.8.7"}' }]);
+    try {
+      const cases = [
+        { email: 'kind-503@example.com', url: `${failing.url}/in`, lastError: 'HTTP 503' },
+        { email: 'kind-refused@example.com', url: `http://127.0.0.1:${await freePort()}/in`, lastError: 'refused' },
+      ];
+      for (const { email, url, lastError } of cases) {
+        const created = await request(t.baseUrl).post('/v1/alerts/rules').send(rule({ type: 'webhook', url }, email)).expect(201);
+        const deliveries = await fireAndSend(t, (created.body as { id: string }).id, email);
+        expect(deliveries).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, lastError })]);
+        expect(JSON.stringify(deliveries)).not.toMatch(/receiver-detail|10\.9\.8\.7|127\.0\.0\.1|ECONNREFUSED/);
+      }
+      expect(failing.received).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
   });
 });
