@@ -38,7 +38,7 @@ const styleRules = (page: Page): Promise<number[]> =>
 
 /**
  * rules: exposure, as a trader on a LAN or a VPS meets it. The service runs in a network namespace
- * the test makes (a second machine on a private link), listening on its 10.199.n.2 with token
+ * the test makes (a second machine on a private link), listening on its 10.199.x.y address with token
  * auth, and Debian's Chromium loads the dashboard and Swagger UI from it over plain http. Chromium
  * treats 127.0.0.0/8 as secure and would not upgrade anything there, so only an address like this
  * one shows the defect: with `upgrade-insecure-requests` on the answer, every script and

@@ -15,9 +15,9 @@ const IP = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((p) => ex
  */
 export interface LanNamespace {
   readonly name: string;
-  /** The namespace's address (10.199.n.2): where a service run inside it listens. */
+  /** The namespace's address (10.199.a.b+2): where a service run inside it listens. */
   readonly address: string;
-  /** This machine's end of the link (10.199.n.1): where a server the namespace reaches listens. */
+  /** This machine's end of the link (10.199.a.b+1): where a server the namespace reaches listens. */
   readonly hostAddress: string;
   /** Runs a command inside the namespace: `ip netns exec <name>`, which then execs the command. */
   readonly exec: readonly string[];
@@ -38,20 +38,24 @@ async function ip(...args: string[]): Promise<string> {
 }
 
 /**
- * Makes the namespace with a /30 link 10.199.n.1 (here) ↔ 10.199.n.2 (inside), n unused on this
- * machine. With `nameserverHere`, a process run through `exec` resolves names with a DNS server at
+ * Makes the namespace with a /30 link: 10.199.a.b+1 here, 10.199.a.b+2 inside, a subnet unused on
+ * this machine. With `nameserverHere`, a process run through `exec` resolves names with a DNS server at
  * `hostAddress` port 53 (its resolv.conf, which `ip netns exec` mounts from /etc/netns/<name>/).
  */
 export async function createLanNamespace(options: { nameserverHere?: boolean } = {}): Promise<LanNamespace> {
+  // A /30 of 10.199.0.0/16 chosen by process id: test files running side by side get different ones.
   const used = await ip('-4', '-o', 'addr', 'show');
-  const n = Array.from({ length: 250 }, (_, i) => (process.pid + i) % 250).find((k) => !used.includes(` 10.199.${k}.`));
-  if (n === undefined) throw new Error('no free 10.199.n.0/30 on this machine for a test network namespace');
+  const free = Array.from({ length: 16_384 }, (_, i) => (process.pid + i) % 16_384)
+    .map((k) => [k >> 6, (k & 63) * 4] as const)
+    .find(([c, d]) => !used.includes(` 10.199.${c}.${d + 1}/`));
+  if (free === undefined) throw new Error('no free /30 in 10.199.0.0/16 on this machine for a test network namespace');
+  const [c, d] = free;
   const name = `am-lan-${process.pid}`;
   // Interface names are at most 15 characters.
   const outer = `amh${process.pid}`;
   const inner = `amn${process.pid}`;
-  const address = `10.199.${n}.2`;
-  const hostAddress = `10.199.${n}.1`;
+  const hostAddress = `10.199.${c}.${d + 1}`;
+  const address = `10.199.${c}.${d + 2}`;
   const etc = `/etc/netns/${name}`;
   await ip('netns', 'add', name);
   const lan: LanNamespace = {
