@@ -12,6 +12,8 @@ const ownEngine = [
   'test/e2e/dashboard-prices.e2e-spec.ts',
   'test/e2e/dashboard-auth.e2e-spec.ts',
   'test/e2e/dashboard-opportunities.e2e-spec.ts',
+  'test/e2e/security-headers-lan.e2e-spec.ts',
+  'test/e2e/alerts-targets-dns.e2e-spec.ts',
   'test/faults/embedded-folder.e2e-spec.ts',
   'test/faults/postgres.e2e-spec.ts',
   'test/e2e/health-busy-pool.e2e-spec.ts',

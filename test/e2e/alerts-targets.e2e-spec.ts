@@ -6,6 +6,7 @@ import { AlertSenderService } from '../../src/alerts/alert-sender.service.js';
 import { AlertOutboxBlocked1765050000000 } from '../../src/database/migrations/1765050000000-alert-outbox-blocked.js';
 import type { HostResolver } from '../../src/config/alerts-config.js';
 import { startReceiver, type Receiver } from '../utils/alert-receivers.js';
+import { freePort } from '../utils/service-process.js';
 import { startTestApp, type TestApp } from '../utils/test-app.js';
 
 const HINT = 'alert targets must be public (ALERT_TARGETS_ALLOW_PRIVATE=1 allows private ones)';
@@ -134,6 +135,33 @@ describe('alert targets with ALERT_TARGETS_ALLOW_PRIVATE off', () => {
     expect(local.connections).toBe(0);
   });
 
+  it.each([
+    ['loopback', '127.0.0.1', 'a loopback'],
+    ['loopback-v6', '::1', 'a loopback'],
+    ['private', '10.1.2.3', 'a private'],
+    ['private-192', '192.168.1.10', 'a private'],
+    ['metadata', '169.254.169.254', 'a link-local'],
+    ['link-local-v6', 'fe80::1', 'a link-local'],
+    ['cgnat', '100.64.0.1', 'a carrier-grade NAT'],
+    ['multicast', '224.0.0.251', 'a multicast'],
+    ['multicast-v6', 'ff02::1', 'a multicast'],
+    ['unspecified', '0.0.0.0', 'an unspecified'],
+    ['unspecified-v6', '::', 'an unspecified'],
+    ['mapped', '::ffff:127.0.0.1', 'a loopback'],
+    ['mapped-private', '::ffff:10.0.0.1', 'a private'],
+    ['unique-local', 'fd00::1', 'a unique-local'],
+  ])('at send, %s: a name saved public that now resolves to %s is blocked as %s address, with no connection', async (label, address, what) => {
+    const email = `send-${label}@example.com`;
+    const name = `send-${label}.test`;
+    dns.names.set(name, [PUBLIC]);
+    const created = await request(t.baseUrl).post('/v1/alerts/rules')
+      .send(rule({ type: 'webhook', url: `https://${name}:${new URL(local.url).port}/in` }, email)).expect(201);
+    dns.names.set(name, [address]);
+    const [delivery] = await fireAndSend(t, (created.body as { id: string }).id, email);
+    expect(delivery).toMatchObject({ status: 'blocked', attempts: 1, lastError: `blocked: target resolves to ${address}, ${what} address: ${HINT}` });
+    expect(local.connections).toBe(0);
+  });
+
   it('the blocked-status migration reverts (a blocked delivery reads failed) and re-applies', async () => {
     const migration = new AlertOutboxBlocked1765050000000();
     const runner = t.app.get(DataSource).createQueryRunner();
@@ -181,5 +209,24 @@ describe('alert targets with ALERT_TARGETS_ALLOW_PRIVATE=1', () => {
     expect(first.received).toHaveLength(1);
     expect(first.received[0].headers.host).toBe(`receiver.lan.test:${new URL(first.url).port}`);
     expect(second.connections).toBe(0);
+  });
+
+  it("lastError names the kind of failure, never the receiver's answer nor the address", async () => {
+    const failing = await startReceiver([{ status: 503, body: '{"error":"receiver-detail-Qp7 at 10.9.8.7"}' }]);
+    try {
+      const cases = [
+        { email: 'kind-503@example.com', url: `${failing.url}/in`, lastError: 'HTTP 503' },
+        { email: 'kind-refused@example.com', url: `http://127.0.0.1:${await freePort()}/in`, lastError: 'refused' },
+      ];
+      for (const { email, url, lastError } of cases) {
+        const created = await request(t.baseUrl).post('/v1/alerts/rules').send(rule({ type: 'webhook', url }, email)).expect(201);
+        const deliveries = await fireAndSend(t, (created.body as { id: string }).id, email);
+        expect(deliveries).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, lastError })]);
+        expect(JSON.stringify(deliveries)).not.toMatch(/receiver-detail|10\.9\.8\.7|127\.0\.0\.1|ECONNREFUSED/);
+      }
+      expect(failing.received).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -24,9 +24,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Where a service process runs and is reached, when not on this machine's loopback. */
+export interface ServicePlace {
+  /** A command the service is started through, which execs it (`ip netns exec <name>`). */
+  via?: readonly string[];
+  /** The IPv4 address the test reaches it on (127.0.0.1); HOST in its env must let it listen there. */
+  address?: string;
+}
+
 /** Spawns `src/main.ts` with `env` on `port`, collecting everything it writes. */
-function spawnService(env: Record<string, string>, port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', './scripts/ts-loader/register.mjs', 'src/main.ts'], {
+function spawnService(env: Record<string, string>, port: number, via: readonly string[] = []): { child: ChildProcess; output: () => string } {
+  const [command, ...args] = [...via, process.execPath, '--import', './scripts/ts-loader/register.mjs', 'src/main.ts'];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -37,14 +46,14 @@ function spawnService(env: Record<string, string>, port: number): { child: Child
 }
 
 /** Starts the service with `env` on a free port; resolves once GET /health answers 200. */
-export async function startServiceProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string>, readyTimeoutMs = 60_000, place: ServicePlace = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const { child, output } = spawnService(env, port);
+  const { child, output } = spawnService(env, port, place.via);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const service: ServiceProcess = {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${place.address ?? '127.0.0.1'}:${port}`,
     child,
     output,
     exited,
