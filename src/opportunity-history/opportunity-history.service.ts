@@ -55,13 +55,15 @@ export class OpportunityHistoryService {
         threshold: params.threshold,
         capital: DEFAULT_CAPITAL,
         maxGapMs: 3 * this.intervalMs,
+        holdMs: this.intervalMs,
       }),
     );
     return {
       ...params,
       samples: row.samples,
       windows: row.windows,
-      minutesAbove: (row.samplesAbove * this.intervalMs) / 60_000,
+      // rules: windows. Samples HISTORY_INTERVAL_MS apart each hold one interval: samples at or above × interval.
+      minutesAbove: row.msAbove / 60_000,
       maxSpread: spreadFigure(row.maxSpread),
       avgSpread: spreadFigure(row.avgSpread),
       p50Spread: spreadFigure(row.p50Spread),
