@@ -59,6 +59,13 @@ export interface SeriesQuery {
   bucketSeconds: number;
 }
 
+/** One recorded sample of a route's spread on a basis (PostgreSQL double precision; rounded by the service). */
+export interface SpreadSampleRow {
+  /** Unix ms. */
+  time: number;
+  spread: number;
+}
+
 /** One time bucket of a route's spread (PostgreSQL double precision; rounded by the service). */
 export interface SeriesRow {
   start: Date;
@@ -327,6 +334,23 @@ export class OpportunityHistoryRepository {
       avg: Number(row.avg),
       max: Number(row.max),
     }));
+  }
+
+  /**
+   * The route's newest samples in the range, at most `limit`, oldest first, as recorded (no
+   * bucketing): what a chart of a short span plots. Read newest first along the primary key.
+   */
+  async samples(route: HistoryRoute, range: TimeRange, q: { basis: SpreadBasis; capital: number; limit: number }): Promise<SpreadSampleRow[]> {
+    const params: unknown[] = [route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.limit];
+    if (q.basis === 'net') params.push(q.capital);
+    const rows = await this.table.query<{ ms: unknown; spread: unknown }[]>(
+      `SELECT round(date_part('epoch', time) * 1000)::float8 AS ms, ${SPREAD_SQL[q.basis]('$7')} AS spread
+         FROM opportunity_history
+        WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
+        ORDER BY time DESC LIMIT $6`,
+      params,
+    );
+    return rows.reverse().map((r) => ({ time: Number(r.ms), spread: Number(r.spread) }));
   }
 }
 

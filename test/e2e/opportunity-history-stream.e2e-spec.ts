@@ -86,6 +86,14 @@ describe('opportunity history at the stream\'s resolution (rules: recorders, win
     expect((endedAt - shownAt) / 1000).toBeLessThan(1.5 + 0.5);
     expect(endedAt - downAt).toBeLessThan(1000);
 
+    // The chart's samples: each at its own time, the event's spread first, the closing one last.
+    const recorded = (await request(m.app.baseUrl).get('/v1/opportunity-history/samples')
+      .query({ ...ROUTE, minutes: 5, basis: 'gross' }).expect(200)).body as { holdMs: number; truncated: boolean; samples: { time: string; spread: number }[] };
+    expect(recorded).toMatchObject({ ...ROUTE, minutes: 5, basis: 'gross', holdMs: 10_000, truncated: false });
+    expect(recorded.samples[0]).toEqual({ time: body.firstSampleAt, spread: 0.5 });
+    expect(recorded.samples.at(-1)).toEqual({ time: body.lastSampleAt, spread: -0.1 });
+    expect(recorded.samples.slice(0, -1).every((x) => x.spread === 0.5)).toBe(true);
+
     const now = (await backtest(0)).body as { trades: number; completed: number; history: Record<string, unknown>[] };
     expect(now).toMatchObject({ trades: 1, completed: 1 });
     expect(now.history[0]).toMatchObject({ entry: body.firstSampleAt, status: 'completed', entrySpread: 0.5, exitGrossSpread: 0.5 });
@@ -93,6 +101,16 @@ describe('opportunity history at the stream\'s resolution (rules: recorders, win
     const slow = (await backtest(1)).body as { trades: number; expired: number; history: Record<string, unknown>[] };
     expect(slow).toMatchObject({ trades: 1, expired: 1 });
     expect(slow.history[0]).toMatchObject({ entry: body.firstSampleAt, status: 'expired', exitGrossSpread: 0 });
+  });
+
+  it('the samples query checks its parameters in the `errors` rule order', async () => {
+    const ask = (query: Record<string, unknown>) => request(m.app.baseUrl).get('/v1/opportunity-history/samples').query(query).expect(400);
+    expect((await ask({ ...ROUTE })).body.message).toBe('minutes is required');
+    expect((await ask({ ...ROUTE, sell: 'binance', minutes: 0 })).body.message).toBe('buy and sell must differ');
+    expect((await ask({ ...ROUTE, minutes: 0 })).body.message).toBe('minutes must be an integer from 1 to 1440');
+    expect((await ask({ ...ROUTE, minutes: 1441 })).body.message).toBe('minutes must be an integer from 1 to 1440');
+    expect((await ask({ ...ROUTE, minutes: 1.5 })).body).toEqual({ statusCode: 400, message: 'minutes must be an integer from 1 to 1440', error: 'Bad Request' });
+    expect((await ask({ ...ROUTE, minutes: 5, basis: 'mid' })).body.message).toBe('basis must be net or gross');
   });
 
   it('every opportunity event of the walk has its spread recorded within one debounce', async () => {
