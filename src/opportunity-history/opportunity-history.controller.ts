@@ -11,6 +11,7 @@ import { HistoryStatsDto } from './dto/history-stats.dto.js';
 import { ImportHistoryResultDto, ImportHistoryRowDto } from './dto/import-history.dto.js';
 import { RouteLifetimesDto, RouteLifetimesQueryDto } from './dto/route-lifetimes.dto.js';
 import { SpreadSeriesDto, SpreadSeriesQueryDto } from './dto/spread-series.dto.js';
+import { SpreadSamplesDto, SpreadSamplesQueryDto } from './dto/spread-samples.dto.js';
 import { NDJSON } from './import-rows.js';
 import { HISTORY_UNAVAILABLE, OpportunityHistoryService } from './opportunity-history.service.js';
 
@@ -88,6 +89,28 @@ export class OpportunityHistoryController {
   @ApiErrors({ 400: [...ROUTE_400.filter((m) => !m.startsWith('threshold'))], 503: [HISTORY_UNAVAILABLE] })
   series(@Query() query: SpreadSeriesQueryDto): Promise<SpreadSeriesDto> {
     return this.history.series(query);
+  }
+
+  @Get('samples')
+  @FailureMessage('Failed to get spread samples')
+  @ApiOperation({
+    operationId: 'getSpreadSamples',
+    summary: 'A route\'s recorded samples over the last minutes, each at its own time',
+    description:
+      'Every sample of the span as recorded: the opportunity stream\'s events, the closing spread of a route it showed, ' +
+      'and the heartbeat every HISTORY_INTERVAL_MS. A sample holds its spread until the next one, at most holdMs. ' +
+      'At most the newest 10,000 (truncated says so); spreads on the basis, rounded to 8 decimals.',
+  })
+  @ApiOkResponse({ type: SpreadSamplesDto })
+  @ApiErrors({
+    400: [
+      'ticker is required', 'buy is required', 'sell is required', 'minutes is required', 'ticker is invalid', 'buy must be one of …',
+      'sell must be one of …', 'buy and sell must differ', 'minutes must be an integer from 1 to 1440', 'basis must be net or gross',
+    ],
+    503: [HISTORY_UNAVAILABLE],
+  })
+  samples(@Query() query: SpreadSamplesQueryDto): Promise<SpreadSamplesDto> {
+    return this.history.samples(query);
   }
 
   @Post('backtest')

@@ -11,6 +11,7 @@ import { RouteEpisodeEntity } from './route-episode.entity.js';
 import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
 import { RouteEpisodeRepository } from './route-episode.repository.js';
 import { RouteEpisodeQueue } from './route-episodes.js';
+import { RouteChangeQueue } from './route-changes.js';
 import { MarketCostsBook } from '../market-data/market-costs.book.js';
 
 /**
@@ -28,10 +29,11 @@ import { MarketCostsBook } from '../market-data/market-costs.book.js';
     OpportunityRecorderJob,
     { provide: ROUTE_COSTS_PROVIDER, useExisting: MarketCostsBook },
     RouteEpisodeQueue,
+    RouteChangeQueue,
     RouteEpisodeRepository,
     RouteEpisodeRecorder,
   ],
-  // The live opportunity stream hands the episodes it closes to the queue.
-  exports: [OpportunityHistoryRepository, RouteEpisodeQueue],
+  // The live opportunity stream hands the episodes it closes and the spreads it shows to the queues.
+  exports: [OpportunityHistoryRepository, RouteEpisodeQueue, RouteChangeQueue],
 })
 export class OpportunityHistoryModule {}

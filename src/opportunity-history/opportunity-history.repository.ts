@@ -27,6 +27,8 @@ export interface StatsQuery {
   capital: number;
   /** A gap longer than this ends a window (3 × HISTORY_INTERVAL_MS). */
   maxGapMs: number;
+  /** A sample holds its spread until the route's next sample, at most this long (HISTORY_INTERVAL_MS). */
+  holdMs: number;
 }
 
 /** What decides which samples a backtest walk can skip. */
@@ -39,6 +41,8 @@ export interface WalkFilter {
 export interface StatsRow {
   samples: number;
   samplesAbove: number;
+  /** Time held by the samples at or above the threshold (rules: windows), ms. */
+  msAbove: number;
   windows: number;
   maxSpread: number | null;
   avgSpread: number | null;
@@ -53,6 +57,13 @@ export interface SeriesQuery {
   /** Net spreads charge the withdrawal fee against this capital. */
   capital: number;
   bucketSeconds: number;
+}
+
+/** One recorded sample of a route's spread on a basis (PostgreSQL double precision; rounded by the service). */
+export interface SpreadSampleRow {
+  /** Unix ms. */
+  time: number;
+  spread: number;
 }
 
 /** One time bucket of a route's spread (PostgreSQL double precision; rounded by the service). */
@@ -262,28 +273,32 @@ export class OpportunityHistoryRepository {
   /**
    * The `windows` rule statistics in one pass of the database. A window starts at a sample at or above the
    * threshold whose predecessor is below it, absent, or more than maxGapMs earlier: the same
-   * rule the backtest engine walks. percentile_disc is the nearest-rank percentile.
+   * rule the backtest engine walks. Each sample holds its spread until the route's next sample,
+   * at most holdMs (the last one holdMs): the time above sums what the samples at or above hold.
+   * percentile_disc is the nearest-rank percentile.
    */
   async stats(route: HistoryRoute, range: TimeRange, q: StatsQuery): Promise<StatsRow> {
     const params: unknown[] = [
-      route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.threshold, q.maxGapMs,
+      route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.threshold, q.maxGapMs, q.holdMs,
     ];
     if (q.basis === 'net') params.push(q.capital);
-    const spread = SPREAD_SQL[q.basis]('$8');
+    const spread = SPREAD_SQL[q.basis]('$9');
     // "At or above the threshold" as the backtest judges it: on the spread rounded to 8 decimals,
     // in doubles except near the threshold, where PostgreSQL's numeric (decimal) decides.
-    const above = `CASE WHEN abs(${spread} - $6::float8) <= ${SQL_BAND_UNIT} + ${SQL_BAND_PER_SCALE} * (${SCALE_SQL[q.basis]('$8')} + $6::float8 + 1)
-                        THEN ${EXACT_SPREAD_SQL[q.basis]('$8')} >= $6::numeric ELSE ${spread} >= $6::float8 END`;
+    const above = `CASE WHEN abs(${spread} - $6::float8) <= ${SQL_BAND_UNIT} + ${SQL_BAND_PER_SCALE} * (${SCALE_SQL[q.basis]('$9')} + $6::float8 + 1)
+                        THEN ${EXACT_SPREAD_SQL[q.basis]('$9')} >= $6::numeric ELSE ${spread} >= $6::float8 END`;
     const [row] = await this.table.query<Record<string, unknown>[]>(
       `WITH s AS (
          SELECT time, ${spread} AS spread, ${above} AS above,
-                LAG(time) OVER w AS prev_time, LAG(${above}) OVER w AS prev_above
+                LAG(time) OVER w AS prev_time, LAG(${above}) OVER w AS prev_above,
+                least(coalesce(extract(epoch FROM LEAD(time) OVER w - time) * 1000, $8::numeric), $8::numeric) AS held_ms
            FROM opportunity_history
           WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
          WINDOW w AS (ORDER BY time)
        )
        SELECT count(*) AS samples,
               count(*) FILTER (WHERE above) AS above,
+              coalesce(sum(held_ms) FILTER (WHERE above), 0) AS ms_above,
               count(*) FILTER (WHERE above AND (prev_time IS NULL OR NOT prev_above
                 OR time - prev_time > $7::float8 * interval '1 millisecond')) AS windows,
               max(spread) AS max, avg(spread) AS avg,
@@ -320,6 +335,23 @@ export class OpportunityHistoryRepository {
       max: Number(row.max),
     }));
   }
+
+  /**
+   * The route's newest samples in the range, at most `limit`, oldest first, as recorded (no
+   * bucketing): what a chart of a short span plots. Read newest first along the primary key.
+   */
+  async samples(route: HistoryRoute, range: TimeRange, q: { basis: SpreadBasis; capital: number; limit: number }): Promise<SpreadSampleRow[]> {
+    const params: unknown[] = [route.ticker, route.buy, route.sell, range.from.toISOString(), range.to.toISOString(), q.limit];
+    if (q.basis === 'net') params.push(q.capital);
+    const rows = await this.table.query<{ ms: unknown; spread: unknown }[]>(
+      `SELECT round(date_part('epoch', time) * 1000)::float8 AS ms, ${SPREAD_SQL[q.basis]('$7')} AS spread
+         FROM opportunity_history
+        WHERE ticker = $1 AND buy_exchange = $2 AND sell_exchange = $3 AND time >= $4 AND time <= $5
+        ORDER BY time DESC LIMIT $6`,
+      params,
+    );
+    return rows.reverse().map((r) => ({ time: Number(r.ms), spread: Number(r.spread) }));
+  }
 }
 
 /** PostgreSQL returns COUNT as a string, PGlite as a number: converted here, once. */
@@ -329,6 +361,7 @@ function statsRowOf(row: Record<string, unknown>): StatsRow {
   return {
     samples: num(row.samples) ?? 0,
     samplesAbove: num(row.above) ?? 0,
+    msAbove: num(row.ms_above) ?? 0,
     windows: num(row.windows) ?? 0,
     maxSpread: num(row.max),
     avgSpread: num(row.avg),

@@ -16,13 +16,16 @@ import { rowsOf, validateRows } from './import-rows.js';
 import { OpportunityHistoryRepository, type TimeRange } from './opportunity-history.repository.js';
 import type { RouteLifetimesDto } from './dto/route-lifetimes.dto.js';
 import type { SpreadSeriesDto } from './dto/spread-series.dto.js';
+import type { SpreadSamplesDto } from './dto/spread-samples.dto.js';
 import { RouteEpisodeRepository } from './route-episode.repository.js';
-import { DEFAULT_CAPITAL, basisOf, parseBacktestRequest, parseRouteLookBack, parseRouteParams, type RawParams } from './route-params.js';
+import { DEFAULT_CAPITAL, basisOf, parseBacktestRequest, parseRouteLookBack, parseRouteParams, parseRouteRecent, type RawParams } from './route-params.js';
 
 export const HISTORY_UNAVAILABLE = 'opportunity history unavailable';
 const DAY_MS = 86_400_000;
 /** A series answers at most this many buckets. */
 export const SERIES_MAX_POINTS = 500;
+/** The samples query answers at most this many samples (the newest). */
+export const SAMPLES_MAX = 10_000;
 
 @Injectable()
 export class OpportunityHistoryService {
@@ -55,13 +58,15 @@ export class OpportunityHistoryService {
         threshold: params.threshold,
         capital: DEFAULT_CAPITAL,
         maxGapMs: 3 * this.intervalMs,
+        holdMs: this.intervalMs,
       }),
     );
     return {
       ...params,
       samples: row.samples,
       windows: row.windows,
-      minutesAbove: (row.samplesAbove * this.intervalMs) / 60_000,
+      // rules: windows. Samples HISTORY_INTERVAL_MS apart each hold one interval: samples at or above × interval.
+      minutesAbove: row.msAbove / 60_000,
       maxSpread: spreadFigure(row.maxSpread),
       avgSpread: spreadFigure(row.avgSpread),
       p50Spread: spreadFigure(row.p50Spread),
@@ -94,6 +99,29 @@ export class OpportunityHistoryService {
         minSpread: roundPercent(dec(r.min)),
         avgSpread: roundPercent(dec(r.avg)),
         maxSpread: roundPercent(dec(r.max)),
+      })),
+    };
+  }
+
+  /**
+   * The route's samples over the last `minutes`, as recorded (rules: recorders): for a chart that
+   * plots each sample at its own time, holding until the next one for at most `holdMs`.
+   */
+  async samples(raw: RawParams): Promise<SpreadSamplesDto> {
+    const route = parseRouteRecent(raw, this.exchanges);
+    const basis = basisOf(raw.basis);
+    const to = new Date();
+    const range = { from: new Date(to.getTime() - route.minutes * 60_000), to };
+    const rows = await this.store(() => this.repository.samples(route, range, { basis, capital: DEFAULT_CAPITAL, limit: SAMPLES_MAX + 1 }));
+    const truncated = rows.length > SAMPLES_MAX;
+    return {
+      ...route,
+      basis,
+      holdMs: this.intervalMs,
+      truncated,
+      samples: (truncated ? rows.slice(1) : rows).map((r) => ({
+        time: new Date(r.time).toISOString(),
+        spread: roundPercent(dec(r.spread)),
       })),
     };
   }

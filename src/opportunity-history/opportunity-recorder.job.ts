@@ -6,17 +6,21 @@ import { RouteEpisodeRecorder } from './route-episode-recorder.service.js';
 import { IngestLease } from '../redis/ingest-lease.js';
 
 const DAY_MS = 86_400_000;
+/** How often the spreads the stream showed are written (rules: recorders); at most this late in the store. */
+export const CHANGE_FLUSH_MS = 1000;
 
 /**
- * Thin scheduler for the opportunity-history recorder (rules: recorders): a round every HISTORY_INTERVAL_MS
- * (0 switches recording off) and retention daily. Retention runs even with the recorder off,
- * since imported history ages too.
+ * Thin scheduler for the opportunity-history recorder (rules: recorders): the spreads the stream
+ * showed written every CHANGE_FLUSH_MS, a heartbeat round every HISTORY_INTERVAL_MS (0 switches
+ * recording off) and retention daily. Retention runs even with the recorder off, since imported
+ * history ages too.
  */
 @Injectable()
 export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OpportunityRecorder');
   private readonly timers: NodeJS.Timeout[] = [];
   private busy = false;
+  private flushing = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -35,7 +39,9 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
     await this.purge();
     this.timers.push(setInterval(() => void this.purge(), DAY_MS));
     const { recorderEnabled, intervalMs } = this.config.history;
-    if (recorderEnabled) this.timers.push(setInterval(() => void this.record(), intervalMs));
+    if (!recorderEnabled) return;
+    this.timers.push(setInterval(() => void this.record(), intervalMs));
+    this.timers.push(setInterval(() => void this.flushChanges(), CHANGE_FLUSH_MS));
   }
 
   onApplicationShutdown(): void {
@@ -57,6 +63,20 @@ export class OpportunityRecorderJob implements OnApplicationBootstrap, OnApplica
       this.logger.error({ msg: 'recording route episodes failed (kept for the next round)', error: errorFields(err) });
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** Writes the spreads the stream showed since the last flush; a slow database makes them wait, never pile up. */
+  async flushChanges(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      const { dropped } = await this.recorder.recordChanges();
+      if (dropped > 0) this.logger.warn({ msg: 'route spreads dropped: more than the pending limit waited for the database', dropped });
+    } catch (err) {
+      this.logger.error({ msg: 'recording route spreads failed (kept for the next flush)', error: errorFields(err) });
+    } finally {
+      this.flushing = false;
     }
   }
 

@@ -7,6 +7,7 @@ import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import type { OpportunitySample } from './opportunity-sample.js';
 import { type HistoryStore, OpportunityRecorderService } from './opportunity-recorder.service.js';
 import { DefaultRouteCosts } from '../market-data/route-costs.js';
+import { RouteChangeQueue } from './route-changes.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -29,8 +30,12 @@ describe('OpportunityRecorderService', () => {
   let book: QuoteBook;
   let store: FakeStore;
   let excluded: Set<string>;
-  const recorder = (env: Record<string, string> = {}): OpportunityRecorderService =>
-    new OpportunityRecorderService(book, clock, store, new DefaultRouteCosts(), loadConfig({ DB_PATH: ':memory:', ...env }), { isExcluded: (e, t) => excluded.has(`${e}|${t}`) });
+  let changes: RouteChangeQueue;
+  const recorder = (env: Record<string, string> = {}): OpportunityRecorderService => {
+    const config = loadConfig({ DB_PATH: ':memory:', ...env });
+    changes = new RouteChangeQueue(config);
+    return new OpportunityRecorderService(book, clock, store, new DefaultRouteCosts(), config, { isExcluded: (e, t) => excluded.has(`${e}|${t}`) }, changes);
+  };
   const quote = (exchange: ExchangeName, ticker: string, bid: number, ask: number, ageMs = 0, market: 'SPOT' | 'FUTURES' = 'SPOT'): void =>
     book.apply({ exchange, market, ticker, bid, ask, bidQty: 1, askQty: 1, exchangeTime: null, receivedAt: NOW - ageMs });
 
@@ -103,5 +108,35 @@ describe('OpportunityRecorderService', () => {
     expect(store.batches[0]?.[0]?.time).toEqual(new Date(NOW + 5000));
     expect(await recorder({ HISTORY_RETENTION_DAYS: '30' }).purgeExpired()).toBe(7);
     expect(store.deletedBefore).toEqual([new Date(NOW + 5000 - 30 * 86_400_000)]);
+  });
+
+  it('stores the spreads the stream showed at their own times, with the route costs, once', async () => {
+    const r = recorder();
+    changes.shown({ ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', time: NOW - 1500, buyPrice: 100, sellPrice: 100.5, grossSpreadPercent: 0.5, volume24h: 2e6 });
+    changes.ended({ ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', time: NOW - 200, buyPrice: 100, sellPrice: 100.05 });
+    expect(await r.recordChanges()).toEqual({ stored: 2, dropped: 0 });
+    // The clock plays no part: each sample carries the moment it was shown (rules: recorders).
+    expect(store.batches).toEqual([[
+      {
+        time: new Date(NOW - 1500), ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', buyPrice: 100, sellPrice: 100.5,
+        grossSpreadPercent: 0.5, buyFeePercent: 0.1, sellFeePercent: 0.1, withdrawalFee: 0.01, withdrawalFeeUsd: 1,
+        feesEstimated: true, executable: true, volume24h: 2e6,
+      },
+      // (100.05 − 100) ÷ 100 × 100 = 0.05 %, the closing spread, with the volume the route was shown with.
+      expect.objectContaining({ time: new Date(NOW - 200), grossSpreadPercent: 0.05, volume24h: 2e6 }) as OpportunitySample,
+    ]]);
+    expect(await r.recordChanges()).toEqual({ stored: 0, dropped: 0 });
+    expect(store.batches).toHaveLength(1);
+  });
+
+  it('puts the spreads back when the store fails, for the next flush', async () => {
+    const r = recorder();
+    changes.shown({ ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', time: NOW, buyPrice: 100, sellPrice: 100.5, grossSpreadPercent: 0.5, volume24h: null });
+    const upsert = store.upsert.bind(store);
+    store.upsert = () => Promise.reject(new Error('database down'));
+    await expect(r.recordChanges()).rejects.toThrow('database down');
+    store.upsert = upsert;
+    expect(await r.recordChanges()).toEqual({ stored: 1, dropped: 0 });
+    expect(store.batches[0]?.[0]).toMatchObject({ time: new Date(NOW), grossSpreadPercent: 0.5 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBacktestRequest, parseRouteParams } from './route-params.js';
+import { parseBacktestRequest, parseRouteParams, parseRouteRecent } from './route-params.js';
 
 const EXCHANGES = ['binance', 'bybit', 'okx', 'gate', 'bitget'];
 const valid = { ticker: 'btcusdt', buy: 'Binance', sell: 'okx', days: 7, threshold: 0.3 };
@@ -20,6 +20,15 @@ describe('route parameters (rules: errors, windows)', () => {
     expect(parseRouteParams({ ...valid, days: '7', threshold: '0.30', basis: 'GROSS' }, EXCHANGES, 'query')).toMatchObject({
       days: 7, threshold: 0.3, basis: 'gross',
     });
+  });
+
+  it('the samples query: the route first, then minutes, an integer from 1 to 1440 given as query text', () => {
+    expect(parseRouteRecent({ ticker: 'solusdt', buy: 'OKX', sell: 'bybit', minutes: '60' }, EXCHANGES)).toEqual({ ticker: 'SOL-USDT', buy: 'okx', sell: 'bybit', minutes: 60 });
+    expect(parseRouteRecent({ ticker: 'SOL-USDT', buy: 'okx', sell: 'bybit', minutes: '1440' }, EXCHANGES).minutes).toBe(1440);
+    for (const minutes of ['0', '1441', '2.5', 'abc', '', undefined]) {
+      expect(message(() => parseRouteRecent({ ticker: 'SOL-USDT', buy: 'okx', sell: 'bybit', minutes }, EXCHANGES))).toBe('minutes must be an integer from 1 to 1440');
+    }
+    expect(message(() => parseRouteRecent({ ticker: 'SOL-USDT', buy: 'okx', sell: 'okx', minutes: '0' }, EXCHANGES))).toBe('buy and sell must differ');
   });
 
   it('lists the configured exchanges, in their order', () => {

@@ -16,6 +16,17 @@ export interface RouteParams {
 /** A route and a look-back, without a threshold (the lifetimes query). */
 export type RouteLookBack = Pick<RouteParams, 'ticker' | 'buy' | 'sell' | 'days'>;
 
+/** A route and a recent span in minutes (the samples query). */
+export interface RouteRecent {
+  ticker: string;
+  buy: string;
+  sell: string;
+  minutes: number;
+}
+
+/** The longest span the samples query answers: a day. */
+export const MAX_SAMPLE_MINUTES = 1440;
+
 export interface BacktestRequest extends RouteParams {
   capital: number;
   transferMinutes: number;
@@ -24,7 +35,7 @@ export interface BacktestRequest extends RouteParams {
 }
 
 /** Raw members as they arrive: JSON values from a body, strings from a query. */
-export type RawParams = Partial<Record<keyof BacktestRequest, unknown>>;
+export type RawParams = Partial<Record<keyof BacktestRequest | 'minutes', unknown>>;
 export type Source = 'query' | 'body';
 
 export const DEFAULT_CAPITAL = 1000;
@@ -47,16 +58,31 @@ export function parseRouteParams(raw: RawParams, exchanges: readonly string[], s
 
 /** ticker, buy, sell, days by the `windows` rule rules, in that order. */
 export function parseRouteLookBack(raw: RawParams, exchanges: readonly string[], source: Source): RouteLookBack {
-  const ticker = typeof raw.ticker === 'string' ? toCanonicalTicker(raw.ticker) : null;
-  if (!ticker) throw AppError.invalid('ticker is invalid');
-  const buy = exchangeOf(raw.buy, 'buy', exchanges);
-  const sell = exchangeOf(raw.sell, 'sell', exchanges);
-  if (buy === sell) throw AppError.invalid('buy and sell must differ');
+  const { ticker, buy, sell } = parseRoute(raw, exchanges);
   const days = numberOf(raw.days, source);
   if (days === null || !Number.isInteger(days) || days < 1 || days > 90) {
     throw AppError.invalid('days must be an integer from 1 to 90');
   }
   return { ticker, buy, sell, days };
+}
+
+/** ticker, buy, sell as for the look-back, then `minutes`, an integer from 1 to 1440 (a query). */
+export function parseRouteRecent(raw: RawParams, exchanges: readonly string[]): RouteRecent {
+  const route = parseRoute(raw, exchanges);
+  const minutes = numberOf(raw.minutes, 'query');
+  if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_SAMPLE_MINUTES) {
+    throw AppError.invalid(`minutes must be an integer from 1 to ${MAX_SAMPLE_MINUTES}`);
+  }
+  return { ...route, minutes };
+}
+
+function parseRoute(raw: RawParams, exchanges: readonly string[]): Pick<RouteParams, 'ticker' | 'buy' | 'sell'> {
+  const ticker = typeof raw.ticker === 'string' ? toCanonicalTicker(raw.ticker) : null;
+  if (!ticker) throw AppError.invalid('ticker is invalid');
+  const buy = exchangeOf(raw.buy, 'buy', exchanges);
+  const sell = exchangeOf(raw.sell, 'sell', exchanges);
+  if (buy === sell) throw AppError.invalid('buy and sell must differ');
+  return { ticker, buy, sell };
 }
 
 export function parseBacktestRequest(raw: RawParams, exchanges: readonly string[]): BacktestRequest {

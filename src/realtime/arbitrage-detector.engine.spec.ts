@@ -153,6 +153,8 @@ describe('ArbitrageDetector (rules: opportunities)', () => {
       expect(closed).toEqual([{
         ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', openedAt: T + 200, closedAt: T + 500,
         peakGrossPercent: expect.closeTo(0.5, 10) as number, peakBuyPrice: 100, peakSellPrice: 100.5,
+        // The prices of the closing tick: what the history records as the route's last spread.
+        closeBuyPrice: 100, closeSellPrice: 100.1,
       }]);
       // A new rise is a new episode.
       d.apply(at('binance', 99.7, 99.8, T + 600)); // (100.1 − 99.8) ÷ 99.8 = 0.3006 %
@@ -174,7 +176,8 @@ describe('ArbitrageDetector (rules: opportunities)', () => {
       d.sweep(T + 10_000); // binance's quote is exactly 10 s old: still fresh
       expect(closed).toEqual([]);
       d.sweep(T + 10_500);
-      expect(closed).toMatchObject([{ openedAt: T + 1000, closedAt: T + 10_000 }]);
+      // Lapsed, not priced: no closing prices.
+      expect(closed).toMatchObject([{ openedAt: T + 1000, closedAt: T + 10_000, closeBuyPrice: null, closeSellPrice: null }]);
       expect(d.openedAt('BTC-USDT', 'binance', 'okx')).toBeNull();
     });
 

@@ -38,6 +38,12 @@ export interface ClosedEpisode {
   readonly peakGrossPercent: number;
   readonly peakBuyPrice: number;
   readonly peakSellPrice: number;
+  /**
+   * The ask and bid of the tick that took the spread back to or under the threshold; null when
+   * the episode ended because a quote lapsed or left the route (no price to show then).
+   */
+  readonly closeBuyPrice: number | null;
+  readonly closeSellPrice: number | null;
 }
 
 export interface DetectorOptions {
@@ -190,7 +196,8 @@ export class ArbitrageDetector {
     const i = routeIndex(b, s);
     if (!Number.isNaN(r[i + OPENED]) && oldestAt + staleMs < at) this.close(book, b, s, oldestAt + staleMs);
     const spread = ((sell.bid - buy.ask) / buy.ask) * 100;
-    if (otherAt >= at - staleMs && opens(spread, buy.ask, sell.bid, minProfitPercent)) {
+    const fresh = otherAt >= at - staleMs;
+    if (fresh && opens(spread, buy.ask, sell.bid, minProfitPercent)) {
       if (Number.isNaN(r[i + OPENED])) {
         r[i + OPENED] = at;
         r[i + PEAK] = -Infinity;
@@ -202,11 +209,12 @@ export class ArbitrageDetector {
         r[i + PEAK_BID] = sell.bid;
       }
     } else if (!Number.isNaN(r[i + OPENED])) {
-      this.close(book, b, s, at);
+      // Closed by a price: its spread at that moment is what the history records last (rules: recorders).
+      this.close(book, b, s, at, fresh ? buy.ask : null, fresh ? sell.bid : null);
     }
   }
 
-  private close(book: TickerBook, b: number, s: number, at: number): void {
+  private close(book: TickerBook, b: number, s: number, at: number, closeBuyPrice: number | null = null, closeSellPrice: number | null = null): void {
     const r = book.routes;
     const i = routeIndex(b, s);
     const openedAt = r[i + OPENED] ?? at;
@@ -223,6 +231,8 @@ export class ArbitrageDetector {
       peakGrossPercent: r[i + PEAK] ?? 0,
       peakBuyPrice: r[i + PEAK_ASK] ?? 0,
       peakSellPrice: r[i + PEAK_BID] ?? 0,
+      closeBuyPrice,
+      closeSellPrice,
     });
   }
 }

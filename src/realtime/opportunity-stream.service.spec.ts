@@ -7,6 +7,7 @@ import type { CurrencyNetwork } from '../market-data/market-data-source.js';
 import { QuoteBook } from '../market-data/quote-book.js';
 import { InProcessQuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
+import { RouteChangeQueue } from '../opportunity-history/route-changes.js';
 import { parseOpportunityFilter } from './opportunity-filter.js';
 import { OpportunityStreamService } from './opportunity-stream.service.js';
 import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
@@ -15,7 +16,7 @@ import { shareOneHiddenClass } from '../../test/utils/hidden-class.js';
 const T0 = 1_800_000_000_000;
 const config = {
   realtime: { minProfitPercent: 0.1, debounceMs: 200, pricesIntervalMs: 1000, netReferenceUsdt: 1000 },
-  history: { recorderEnabled: true },
+  history: { recorderEnabled: true, minSpreadPercent: 0 },
   scaleOut: { role: 'all', redis: null },
 } as unknown as AppConfig;
 const ERC20 = (withdrawFee: number, depositEnabled = true): CurrencyNetwork =>
@@ -26,6 +27,7 @@ describe('OpportunityStreamService', () => {
   let bus: InProcessQuoteTickBus;
   let costs: MarketCostsBook;
   let episodes: RouteEpisodeQueue;
+  let changes: RouteChangeQueue;
   let service: OpportunityStreamService;
   let okxDepositOpen: boolean;
   let excluded: Set<string>;
@@ -50,7 +52,10 @@ describe('OpportunityStreamService', () => {
     await costs.refresh('binance');
     await costs.refresh('okx');
     episodes = new RouteEpisodeQueue(config);
-    service = new OpportunityStreamService(config, bus, clock, new QuoteBook(bus, clock), costs, episodes, { isExcluded: (e, t) => excluded.has(`${e}|${t}`) });
+    changes = new RouteChangeQueue(config);
+    service = new OpportunityStreamService(
+      config, bus, clock, new QuoteBook(bus, clock), costs, episodes, { isExcluded: (e, t) => excluded.has(`${e}|${t}`) }, null, changes,
+    );
     service.onModuleInit();
   });
   afterEach(() => {
@@ -161,6 +166,26 @@ describe('OpportunityStreamService', () => {
     sub.unsubscribe();
     expect(got).toHaveLength(1);
     expect(episodes.drain().episodes.map((e) => [e.sellExchange, e.closedAt])).toEqual([['okx', new Date(T0 + 1000)]]);
+  });
+
+  it('hands the history every spread it publishes, at the publishing time, and the closing spread of the route (rules: recorders)', async () => {
+    const events: OpportunityEventDto[] = [];
+    const pub = service.published.subscribe((p) => events.push(p.event));
+    tick('binance', 'ETH-USDT', 2999, 3000);
+    tick('okx', 'ETH-USDT', 3009, 3010); // binance → okx 0.3 %, opens at T0
+    await advance(200); // published at T0 + 200
+    tick('okx', 'ETH-USDT', 3012, 3013); // 0.4 %
+    await advance(200); // published at T0 + 400
+    await advance(1100);
+    tick('okx', 'ETH-USDT', 3001, 3002); // (3001 − 3000) ÷ 3000 = 0.0333… %: closes at T0 + 1500
+    await advance(300);
+    pub.unsubscribe();
+    expect(events.map((e) => [e.timestamp, e.profitPercentAskBid])).toEqual([
+      [new Date(T0 + 200).toISOString(), 0.3], [new Date(T0 + 400).toISOString(), 0.4],
+    ]);
+    expect(changes.drain().changes.map((c) => [c.time - T0, c.buyExchange, c.sellExchange, c.grossSpreadPercent])).toEqual([
+      [200, 'binance', 'okx', 0.3], [400, 'binance', 'okx', 0.4], [1500, 'binance', 'okx', 0.03333333],
+    ]);
   });
 
   it('with the recorder off no episode is kept', () => {

@@ -10,6 +10,7 @@ import { QuoteBook } from '../market-data/quote-book.js';
 import { type CollisionGuard, NameCollisions } from '../market-data/name-collisions.js';
 import type { QuoteTickBus } from '../market-data/quote-tick-bus.js';
 import { RouteEpisodeQueue } from '../opportunity-history/route-episodes.js';
+import { RouteChangeQueue } from '../opportunity-history/route-changes.js';
 import { ArbitrageDetector, type ClosedEpisode, type Opportunity } from './arbitrage-detector.engine.js';
 import { OpportunityFanOut, type PublishedOpportunity } from './opportunity-fan-out.js';
 import type { OpportunityFilter } from './opportunity-filter.js';
@@ -54,6 +55,7 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     private readonly episodes: RouteEpisodeQueue,
     @Inject(NameCollisions) private readonly collisions: CollisionGuard,
     @Optional() @Inject(DepthService) private readonly depth: OpportunityDepth | null = null,
+    @Optional() @Inject(RouteChangeQueue) private readonly changes: RouteChangeQueue | null = null,
   ) {
     const netReferenceUsdt = config.realtime.netReferenceUsdt;
     this.pricer = new OpportunityPricer(costs, book, depth, netReferenceUsdt);
@@ -154,9 +156,22 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     if (sizing) this.fanOut.sizedFrom(event, sizing);
     this.fanOut.deliver({ id, at: now, event });
     this.publishedSubject.next({ id, at: now, event });
+    // The history keeps what was shown, at the moment it was (rules: recorders).
+    if (this.changes?.accepting) {
+      this.changes.shown({
+        ticker, buyExchange, sellExchange, time: now, buyPrice: event.buyPrice, sellPrice: event.sellPrice,
+        grossSpreadPercent: event.profitPercentAskBid, volume24h: event.volume,
+      });
+    }
   }
 
   private episodeClosed(e: ClosedEpisode): void {
+    if (this.changes?.accepting) {
+      this.changes.ended({
+        ticker: e.ticker, buyExchange: e.buyExchange, sellExchange: e.sellExchange, time: e.closedAt,
+        buyPrice: e.closeBuyPrice, sellPrice: e.closeSellPrice,
+      });
+    }
     if (this.episodes.accepting) this.episodes.push(this.pricer.episodeOf(e));
     this.pricer.episodeEnded(e);
   }

@@ -146,8 +146,10 @@ describe('dashboard in Chromium', () => {
     const answer = (await (await series).json()) as { points: { samples: number; maxSpread: number }[] };
     expect(answer.points.map((p) => [p.samples, p.maxSpread])).toEqual([[1, 0.4], [1, 0.9], [1, 0.2], [2, 0.7]]);
     await expect.poll(() => page.getByTestId('series-summary').innerText().catch(() => '')).toBe('spread history (gross): 4 buckets of 2 min 54 s');
-    const chart = page.locator('[data-testid="history"] [data-testid="chart"]');
+    const chart = page.locator('[data-testid="history"] [data-testid="chart"]').first();
     expect(await chart.locator('.u-title').innerText()).toBe('Recorded gross spread %');
+    // Nothing recorded in the last hour: the samples' chart says so and is not drawn.
+    await expect.poll(() => page.getByTestId('samples-summary').innerText()).toBe('recorded samples (gross), last 60 min: 0, each held until the next, at most 1 s');
     expect(await chart.locator('canvas').evaluate((c) => { const canvas = c as unknown as { width: number; height: number }; return canvas.width * canvas.height; })).toBeGreaterThan(0);
     // The same history asked again within 30 s costs no request of the arbitrage group's budget.
     const asked: string[] = [];
@@ -155,12 +157,15 @@ describe('dashboard in Chromium', () => {
     await page.getByTestId('load-history').click();
     await page.locator('input[name="days"]').fill('2');
     await page.locator('input[name="days"]').dispatchEvent('change');
-    const refreshed = page.waitForResponse((r) => r.url().includes('/v1/opportunity-history/series') && r.url().includes('days=2'));
+    // The load's last request is the recorded samples (the first load's answered before the summary above showed).
+    const refreshed = page.waitForResponse((r) => r.url().includes('/v1/opportunity-history/samples'));
     await page.getByTestId('load-history').click();
     await refreshed;
-    // Had the repeated click fetched, its first request (stats, days=1) would be here before the days=2 series answer.
-    expect(asked).toHaveLength(3);
-    expect(asked.every((u) => u.includes('days=2'))).toBe(true);
+    // Had the repeated click fetched, its first request (stats, days=1) would be here before the days=2 ones.
+    // Four requests a load: stats, lifetimes and the series of the look-back, and the recorded samples.
+    expect(asked).toHaveLength(4);
+    expect(asked.slice(0, 3).every((u) => u.includes('days=2'))).toBe(true);
+    expect(asked[3]).toContain('minutes=60');
     await screenshot(page, 'route-series');
     expect(errors).toEqual([]);
     await page.close();

@@ -192,6 +192,32 @@ describe('opportunity history: import, stats, backtest (rules: history-import, b
       expect(res.body.avgSpread).toBe(0.31923077); // 16.1 ÷ 26 − 0.3 = 0.319230769…
     });
 
+    it('irregular samples (the live recorder\'s): each holds until the next, at most one interval; gaps and a sample below end windows', async () => {
+      const DOGE = { ticker: 'DOGE-USDT', buyExchange: 'okx', sellExchange: 'bybit', withdrawalFeeUsd: 0 };
+      const s = base + 2 * 3_600_000;
+      // ms after s → gross %. Window 1: 1000–3000 (2 s: holds 200 + 500 + 1300); window 2: the 0.8 at
+      // 3500, then 35 s of nothing (> 3 × 10 s): it holds one interval, 10 s; window 3: the last sample,
+      // one interval, 10 s. Time above 2 + 10 + 10 = 22 s.
+      const rows = [[0, 0.1], [1000, 0.6], [1200, 0.9], [1700, 0.7], [3000, 0.2], [3500, 0.8], [38_500, 0.8]].map(([t, gross]) =>
+        row(s + t, gross, DOGE),
+      );
+      await importJson(rows).expect(200, { imported: 7 });
+      const query = { ticker: 'DOGE-USDT', buy: 'okx', sell: 'bybit', days: 3, threshold: 0.5, basis: 'gross' };
+      const res = await stats(query).expect(200);
+      expect(res.body).toMatchObject({ samples: 7, windows: 3, maxSpread: 0.9, firstSampleAt: new Date(s).toISOString() });
+      expect(res.body.minutesAbove).toBeCloseTo(22_000 / 60_000, 12);
+      // A threshold the 0.6 misses: window 1 is 1200–3000, 1.8 s.
+      expect((await stats({ ...query, threshold: 0.65 }).expect(200)).body.minutesAbove).toBeCloseTo(21_800 / 60_000, 12);
+      // The backtest enters the 2 s window at its first sample; with no transfer time the exit is there too.
+      const now = (await backtest({ ...query, threshold: 0.5, transferMinutes: 0 }).expect(200)).body as { history: Record<string, unknown>[] };
+      expect(now).toMatchObject({ trades: 3, completed: 3 });
+      expect(now.history[0]).toMatchObject({ entry: new Date(s + 1000).toISOString(), entrySpread: 0.6, exitGrossSpread: 0.6 });
+      // A minute in transit: entered at 1000, the window closes at 3000 before arrival (expired); the
+      // two later windows pass while the capital travels (busy).
+      const slow = (await backtest({ ...query, threshold: 0.5, transferMinutes: 1 }).expect(200)).body as Record<string, unknown>;
+      expect(slow).toMatchObject({ trades: 1, expired: 1, skippedBusy: 2 });
+    });
+
     it('null values and times when there are no samples', async () => {
       const res = await stats({ ticker: 'ETH-USDT', buy: 'gate', sell: 'bitget', days: 90, threshold: 0 }).expect(200);
       expect(res.body).toEqual({

@@ -170,6 +170,12 @@ export async function runContract(baseUrl: string, token?: string): Promise<Exch
   );
   const firstPoint: Schemas['SpreadSeriesPointDto'] | undefined = series.points[0];
   expect(series.points.length === 1 && firstPoint?.maxSpread === 0.6 && firstPoint.samples === 1, `getSpreadSeries: ${series.points.length} points`);
+  const recorded = ok(
+    (await api.GET('/v1/opportunity-history/samples', { params: { query: { ticker: 'btc-usdt', buy: 'binance', sell: 'okx', minutes: 5, basis: 'gross' } } })).data,
+    'getSpreadSamples',
+  );
+  const firstSample: Schemas['SpreadSampleDto'] | undefined = recorded.samples[0];
+  expect(recorded.samples.length === 1 && firstSample?.time === row.time && firstSample.spread === 0.6 && !recorded.truncated, `getSpreadSamples: ${recorded.samples.length} samples`);
   const backtest = ok(
     (await api.POST('/v1/opportunity-history/backtest', { body: { ticker: 'BTCUSDT', buy: 'binance', sell: 'okx', days: 1, threshold: 0.3, basis: 'gross', capital: 1000, transferMinutes: 0, breakdown: 'week' } })).data,
     'runBacktest',

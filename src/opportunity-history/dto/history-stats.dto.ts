@@ -27,7 +27,11 @@ export class HistoryStatsDto {
   @ApiField.integer({ minimum: 0, example: 42, description: 'Maximal runs at or above the threshold; a gap over 3 intervals ends one' })
   windows: number;
 
-  @ApiProperty({ example: 128.5, description: 'Samples at or above the threshold × HISTORY_INTERVAL_MS ÷ 60,000' })
+  @ApiProperty({
+    example: 128.5,
+    description: 'Minutes the samples at or above the threshold hold: each until the route\'s next sample, at most HISTORY_INTERVAL_MS ' +
+      '(samples one interval apart: their count × HISTORY_INTERVAL_MS ÷ 60,000)',
+  })
   minutesAbove: number;
 
   @ApiProperty({ type: Number, nullable: true, example: 1.42, description: 'Largest spread of the samples on the basis asked (gross or net), percent' })

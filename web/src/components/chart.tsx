@@ -7,6 +7,8 @@ export interface ChartSeries {
   label: string;
   color: string;
   points?: boolean;
+  /** Drawn as steps: each value holds until the next x (recorded samples). */
+  stepped?: boolean;
 }
 
 interface Props {
@@ -40,7 +42,10 @@ export function Chart({ title, data, series, height = 240, days = false }: Props
         scales: { x: { time: true, range: (_u, min, max) => (days ? [min - HALF_DAY_S, max + HALF_DAY_S] : min === max ? [min - HOUR_S, max + HOUR_S] : [min, max]) } },
         axes: days ? [dayAxis(), {}] : undefined,
         // A line needs two points: a lone point is drawn as a dot.
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: (s.points ?? false) || data[0].length < 2 } }))],
+        series: [{}, ...series.map((s) => ({
+          label: s.label, stroke: s.color, width: 2, points: { show: (s.points ?? false) || data[0].length < 2 },
+          ...(s.stepped ? { paths: uPlot.paths.stepped?.({ align: 1 }) } : {}),
+        }))],
       },
       data,
       el,

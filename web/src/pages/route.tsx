@@ -4,11 +4,12 @@ import { Chart, type ChartSeries } from '../components/chart';
 import { ErrorNotice } from '../components/notice';
 import { EXCHANGES, duration, num, pct, time } from '../lib/format';
 import { paramsOf, readRoute, setParams } from '../lib/hash-route';
+import { heldSteps } from '../lib/held-samples';
 
 type Exchange = (typeof EXCHANGES)[number];
-const FIELDS = ['ticker', 'buy', 'sell', 'days', 'threshold', 'basis', 'capital', 'transferMinutes'] as const;
+const FIELDS = ['ticker', 'buy', 'sell', 'days', 'threshold', 'basis', 'capital', 'transferMinutes', 'minutes'] as const;
 type Form = Record<(typeof FIELDS)[number], string>;
-const DEFAULTS: Form = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: '7', threshold: '0.3', basis: 'net', capital: '1000', transferMinutes: '0' };
+const DEFAULTS: Form = { ticker: 'BTC-USDT', buy: 'binance', sell: 'okx', days: '7', threshold: '0.3', basis: 'net', capital: '1000', transferMinutes: '0', minutes: '60' };
 const SPREAD_SERIES: ChartSeries[] = [{ label: 'spread at entry %', color: '#2a7ab0', points: true }, { label: 'spread at exit %', color: '#d9822b', points: true }];
 /** When the backtest answers an equity curve it is drawn; otherwise each trade's net result. */
 const EQUITY_SERIES: ChartSeries[] = [{ label: 'equity USD', color: '#3a9b5c', points: true }];
@@ -21,10 +22,14 @@ const HISTORY_SERIES: ChartSeries[] = [
   { label: 'highest %', color: '#d9822b' },
 ];
 
+/** The recorded samples themselves, each held until the next one (at most the heartbeat). */
+const SAMPLE_SERIES: ChartSeries[] = [{ label: 'spread %', color: '#2a7ab0', stepped: true }];
+
 interface Loaded {
   stats: Schemas['HistoryStatsDto'];
   lifetimes: Schemas['RouteLifetimesDto'];
   series: Schemas['SpreadSeriesDto'];
+  samples: Schemas['SpreadSamplesDto'];
 }
 
 interface EquityPoint {
@@ -83,12 +88,15 @@ export function RoutePage({ params }: { params: URLSearchParams }) {
     }
   };
   const loadHistory = (): Promise<void> => {
-    const route = routeOf(formOf(readRoute().params));
+    const form = formOf(readRoute().params);
+    const route = routeOf(form);
+    const minutes = Number(form.minutes);
     return run(
-      () => cachedHistory(JSON.stringify(route), async () => ({
+      () => cachedHistory(JSON.stringify({ ...route, minutes }), async () => ({
         stats: await call(api.GET('/v1/opportunity-history/stats', { params: { query: route } })),
         lifetimes: await call(api.GET('/v1/opportunity-history/lifetimes', { params: { query: { ticker: route.ticker, buy: route.buy, sell: route.sell, days: route.days } } })),
         series: await call(api.GET('/v1/opportunity-history/series', { params: { query: { ticker: route.ticker, buy: route.buy, sell: route.sell, days: route.days, basis: route.basis } } })),
+        samples: await call(api.GET('/v1/opportunity-history/samples', { params: { query: { ticker: route.ticker, buy: route.buy, sell: route.sell, minutes, basis: route.basis } } })),
       })),
       setLoaded,
     );
@@ -109,6 +117,7 @@ export function RoutePage({ params }: { params: URLSearchParams }) {
         <label>days <input name="days" type="number" defaultValue={form.days} onChange={(e) => set('days', e.currentTarget.value)} /></label>
         <label>threshold % <input name="threshold" type="number" step="0.01" defaultValue={form.threshold} onChange={(e) => set('threshold', e.currentTarget.value)} /></label>
         <label>basis <select name="basis" value={form.basis} onChange={(e) => set('basis', e.currentTarget.value)}><option>net</option><option>gross</option></select></label>
+        <label>samples of the last minutes <input name="minutes" type="number" defaultValue={form.minutes} onChange={(e) => set('minutes', e.currentTarget.value)} /></label>
         <button type="submit" data-testid="load-history">Load history</button>
       </form>
       <ErrorNotice error={error} />
@@ -124,7 +133,8 @@ export function RoutePage({ params }: { params: URLSearchParams }) {
   );
 }
 
-function History({ loaded: { stats, lifetimes, series } }: { loaded: Loaded }) {
+function History({ loaded: { stats, lifetimes, series, samples } }: { loaded: Loaded }) {
+  const held = useMemo(() => heldSteps(samples.samples, samples.holdMs), [samples]);
   const chart = useMemo(
     () => [series.points.map((p) => Date.parse(p.time) / 1000), series.points.map((p) => p.minSpread), series.points.map((p) => p.avgSpread), series.points.map((p) => p.maxSpread)] as [number[], number[], number[], number[]],
     [series],
@@ -142,6 +152,10 @@ function History({ loaded: { stats, lifetimes, series } }: { loaded: Loaded }) {
         spread history ({series.basis}): {series.points.length} buckets of {duration(series.bucketSeconds * 1000)}
       </p>
       {series.points.length > 0 ? <Chart title={`Recorded ${series.basis} spread %`} data={chart} series={HISTORY_SERIES} /> : null}
+      <p class="muted" data-testid="samples-summary">
+        recorded samples ({samples.basis}), last {samples.minutes} min: {samples.samples.length}{samples.truncated ? ' (the newest only)' : ''}, each held until the next, at most {duration(samples.holdMs)}
+      </p>
+      {samples.samples.length > 0 ? <Chart title={`Recorded ${samples.basis} spread % as sampled`} data={held} series={SAMPLE_SERIES} /> : null}
     </div>
   );
 }
