@@ -2,6 +2,7 @@ import { binance } from './binance/binance.venue.js';
 import { bitget } from './bitget/bitget.venue.js';
 import { bybit } from './bybit/bybit.venue.js';
 import { gate } from './gate/gate.venue.js';
+import { hyperliquid } from './hyperliquid/hyperliquid.venue.js';
 import { okx } from './okx/okx.venue.js';
 import type { VenueDescriptor } from './venue.js';
 
@@ -9,7 +10,7 @@ import type { VenueDescriptor } from './venue.js';
  * Every venue the service supports, one line each (docs/architecture.md "A venue is one
  * folder"). The order is the API's: exchange lists, enums and the detector's ties follow it.
  */
-export const VENUES = [binance, bybit, okx, gate, bitget] as const;
+export const VENUES = [binance, bybit, okx, gate, bitget, hyperliquid] as const;
 
 export type ExchangeName = (typeof VENUES)[number]['name'];
 

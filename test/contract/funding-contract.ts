@@ -17,6 +17,8 @@ const CONTRACT_IDS: Record<ExchangeName, (base: string) => string> = {
   okx: (b) => `${b}-USDT-SWAP`,
   gate: (b) => `${b}_USDT`,
   bitget: (b) => `${b}USDT`,
+  // Asset indexes, and USDC tickers: its own spec (hyperliquid.e2e-spec.ts) reads its funding.
+  hyperliquid: (b) => b,
 };
 
 const NEXT = Date.UTC(2030, 0, 1, 4);

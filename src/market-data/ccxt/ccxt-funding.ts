@@ -124,7 +124,7 @@ export async function fetchFundingSnapshots(
   const out: FundingSnapshot[] = [];
   for (const [symbol, rate] of Object.entries(rates) as [string, FundingRate | undefined][]) {
     const market = markets[symbol];
-    if (!rate || !market || marketKind(market) !== 'FUTURES') continue;
+    if (!rate || !market || marketKind(market, venueOf(exchange).quoteCurrency) !== 'FUTURES') continue;
     out.push(toSnapshot(funding, market, rate, extras.get(symbol)));
   }
   return out;
