@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketListing } from './market-data-source.js';
-import { chunk, selectUniverse, tickersListed } from './symbol-universe.js';
+import { chunk, selectUniverse, tickersListed, watchedTickers } from './symbol-universe.js';
 
 const spot = (...tickers: string[]): MarketListing[] => tickers.map((ticker) => ({ market: 'SPOT', ticker }));
 const perp = (...tickers: string[]): MarketListing[] => tickers.map((ticker) => ({ market: 'FUTURES', ticker }));
@@ -39,5 +39,20 @@ describe('selectUniverse (auto symbols)', () => {
 
   it('chunks symbol lists', () => {
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
+
+describe('watchedTickers', () => {
+  const universe = ['BTC-USDT', 'ETH-USDT'];
+
+  it('asks a USDC venue for the universe\'s coins as it lists them (BASE-USDC), spot and perpetual', () => {
+    expect(watchedTickers('hyperliquid', universe, ['binance', 'hyperliquid'])).toEqual({ spot: ['BTC-USDC', 'ETH-USDC'], futures: ['BTC-USDC', 'ETH-USDC'] });
+    expect(watchedTickers('hyperliquid', [...universe, 'USDC-USDT'], ['binance', 'hyperliquid']).spot).toEqual(['BTC-USDC', 'ETH-USDC']);
+  });
+
+  it('adds the USDC-USDT spot rate to the USDT venues only while a USDC venue is watched', () => {
+    expect(watchedTickers('binance', universe, ['binance', 'hyperliquid'])).toEqual({ spot: ['BTC-USDT', 'ETH-USDT', 'USDC-USDT'], futures: universe });
+    expect(watchedTickers('binance', universe, ['binance', 'bybit'])).toEqual({ spot: universe, futures: universe });
+    expect(watchedTickers('binance', [...universe, 'USDC-USDT'], ['binance', 'hyperliquid']).spot).toEqual([...universe, 'USDC-USDT']);
   });
 });

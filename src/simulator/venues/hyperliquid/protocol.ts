@@ -29,12 +29,15 @@ const USDC_TOKEN = {
 
 const baseOf = (ticker: string): string => ticker.slice(0, ticker.indexOf('-'));
 
+// USDC is the venue's quote currency: the simulator's USDC-USDT instrument is no market here.
+const listedHere = (i: Instrument): boolean => i.base !== 'USDC';
+
 function perpetuals(state: MarketState): readonly Instrument[] {
-  return state.listed(VENUE, 'FUTURES');
+  return state.listed(VENUE, 'FUTURES').filter(listedHere);
 }
 
 function spots(state: MarketState): readonly Instrument[] {
-  return state.listed(VENUE, 'SPOT');
+  return state.listed(VENUE, 'SPOT').filter(listedHere);
 }
 
 /** The coin a subscription or `info` call names the market by. */
@@ -128,7 +131,7 @@ function allMids(state: MarketState): RestReply {
   const mids: Record<string, string> = {};
   for (const q of state.list({ exchange: VENUE })) {
     const unit = state.instrument(q.ticker);
-    if (!unit || !state.isListed(VENUE, q.market, q.ticker)) continue;
+    if (!unit || !listedHere(unit) || !state.isListed(VENUE, q.market, q.ticker)) continue;
     const v = venueQuote(LOTS, q);
     mids[coinOf(state, q.market, q.ticker)] = midOf(v, venueInstrument(LOTS, q.market, unit));
   }
