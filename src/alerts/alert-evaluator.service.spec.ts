@@ -21,7 +21,7 @@ function rule(id: string, condition: object, extra: Partial<AlertRuleEntity> = {
 function event(net: number, openedAt: string, over: Partial<OpportunityEventDto> = {}): OpportunityEventDto {
   return {
     ticker: 'BTC-USDT', buyExchange: 'binance', sellExchange: 'okx', buyPrice: 100, sellPrice: 101, profitPercentAskBid: 1,
-    volume: null, timestamp: '', netProfitPercent: net, network: null, transferable: true, costsEstimated: false, openedAt, ageMs: 0, size: null, ...over,
+    volume: null, timestamp: '', netProfitPercent: net, network: null, transferable: true, costsEstimated: false, openedAt, ageMs: 0, size: null, quoteConversions: [], transferNote: null, ...over,
   };
 }
 

@@ -9,7 +9,7 @@ import { FeedHealth, type ExchangeHealth } from './feed-health.js';
 import { QuoteBook } from './quote-book.js';
 import { TickLatency } from './tick-latency.js';
 import type { Clock } from './clock.js';
-import { selectUniverse, tickersListed } from './symbol-universe.js';
+import { selectUniverse, tickersListed, watchedTickers } from './symbol-universe.js';
 import { backoffDelay } from './ccxt/backoff.js';
 import { type ExcludedTicker, NameCollisions } from './name-collisions.js';
 import { IngestLease } from '../redis/ingest-lease.js';
@@ -167,8 +167,9 @@ export class MarketDataService implements OnApplicationBootstrap, OnApplicationS
 
   private watchExchange(exchange: ExchangeName, markets: readonly MarketListing[]): void {
     let watched = 0;
+    const wanted = watchedTickers(exchange, this.universe, this.config.exchanges);
     for (const market of ['SPOT', 'FUTURES'] as const) {
-      const tickers = tickersListed(markets, market, this.universe);
+      const tickers = tickersListed(markets, market, market === 'SPOT' ? wanted.spot : wanted.futures);
       watched += tickers.length;
       if (tickers.length > 0) this.source.watch(exchange, market, tickers);
     }

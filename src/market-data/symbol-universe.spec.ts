@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketListing } from './market-data-source.js';
-import { chunk, selectUniverse, tickersListed } from './symbol-universe.js';
+import { chunk, selectUniverse, tickersListed, watchedTickers } from './symbol-universe.js';
+import { VENUES } from '../venues/registry.js';
+
+/** A venue of the registry that quotes in USDC: the specs name none, so a new one changes nothing here. */
+const USDC_VENUE = VENUES.find((v) => v.quoteCurrency === 'USDC')?.name ?? VENUES[0].name;
 
 const spot = (...tickers: string[]): MarketListing[] => tickers.map((ticker) => ({ market: 'SPOT', ticker }));
 const perp = (...tickers: string[]): MarketListing[] => tickers.map((ticker) => ({ market: 'FUTURES', ticker }));
@@ -39,5 +43,20 @@ describe('selectUniverse (auto symbols)', () => {
 
   it('chunks symbol lists', () => {
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
+
+describe('watchedTickers', () => {
+  const universe = ['BTC-USDT', 'ETH-USDT'];
+
+  it('asks a USDC venue for the universe\'s coins as it lists them (BASE-USDC), spot and perpetual', () => {
+    expect(watchedTickers(USDC_VENUE, universe, ['binance', USDC_VENUE])).toEqual({ spot: ['BTC-USDC', 'ETH-USDC'], futures: ['BTC-USDC', 'ETH-USDC'] });
+    expect(watchedTickers(USDC_VENUE, [...universe, 'USDC-USDT'], ['binance', USDC_VENUE]).spot).toEqual(['BTC-USDC', 'ETH-USDC']);
+  });
+
+  it('adds the USDC-USDT spot rate to the USDT venues only while a USDC venue is watched', () => {
+    expect(watchedTickers('binance', universe, ['binance', USDC_VENUE])).toEqual({ spot: ['BTC-USDT', 'ETH-USDT', 'USDC-USDT'], futures: universe });
+    expect(watchedTickers('binance', universe, ['binance', 'bybit'])).toEqual({ spot: universe, futures: universe });
+    expect(watchedTickers('binance', [...universe, 'USDC-USDT'], ['binance', USDC_VENUE]).spot).toEqual([...universe, 'USDC-USDT']);
   });
 });

@@ -1,4 +1,5 @@
 import type { ExchangeName } from '../market-model/exchanges.js';
+import { venueOf } from '../venues/registry.js';
 import type { MarketListing, VolumeEntry } from './market-data-source.js';
 
 export interface ExchangeUniverseInput {
@@ -41,6 +42,25 @@ export function selectUniverse(inputs: readonly ExchangeUniverseInput[], max: nu
 export function tickersListed(markets: readonly MarketListing[], market: MarketListing['market'], universe: readonly string[]): string[] {
   const listed = new Set(markets.filter((m) => m.market === market && m.leftOut === undefined).map((m) => m.ticker));
   return universe.filter((t) => listed.has(t));
+}
+
+/** The spot ticker whose mid converts a USDC venue's prices (realtime/quote-currency.engine.ts). */
+const RATE_TICKER = 'USDC-USDT';
+
+/**
+ * The tickers a venue is asked for, per market: the universe's `BASE-USDT` as the venue names it.
+ * A USDC venue (its folder's `quoteCurrency`) lists `BASE-USDC`; while one is watched, the USDT
+ * venues' spot also watch `USDC-USDT`, whose mid is the rate its prices are compared through.
+ */
+export function watchedTickers(
+  exchange: ExchangeName, universe: readonly string[], exchanges: readonly ExchangeName[],
+): { spot: string[]; futures: string[] } {
+  if (venueOf(exchange).quoteCurrency === 'USDC') {
+    const usdc = universe.filter((t) => t.endsWith('-USDT') && t !== RATE_TICKER).map((t) => `${t.slice(0, -'-USDT'.length)}-USDC`);
+    return { spot: usdc, futures: usdc };
+  }
+  const needsRate = exchanges.some((e) => venueOf(e).quoteCurrency === 'USDC') && !universe.includes(RATE_TICKER);
+  return { spot: needsRate ? [...universe, RATE_TICKER] : [...universe], futures: [...universe] };
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {

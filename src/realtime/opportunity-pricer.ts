@@ -6,6 +6,7 @@ import type { OpportunityEventDto } from './dto/opportunity-event.dto.js';
 import { grossSpread, netSpread } from './net-spread.engine.js';
 import { type SizeInputs, sizeOf } from './opportunity-sizing.js';
 import type { DepthService } from '../market-data/depth/depth.service.js';
+import { type UsdcQuotes, transferNoteOf } from './usdc-quotes.js';
 
 /** The order books an opportunity is sized from (DepthService), and the route events that decide which are held. */
 export type OpportunityDepth = Pick<DepthService, 'routeOpened' | 'routeTouched' | 'routeEnded' | 'knownBook'>;
@@ -28,6 +29,7 @@ export class OpportunityPricer {
     private readonly book: QuoteBook,
     private readonly depth: OpportunityDepth | null,
     private readonly netReferenceUsdt: number,
+    private readonly usdc: UsdcQuotes | null = null,
   ) {}
 
   /** The event of an opportunity at `now`, its route opened at `openedAt`, and the inputs its `size` came from. */
@@ -58,6 +60,8 @@ export class OpportunityPricer {
       openedAt: new Date(openedAt).toISOString(),
       ageMs: now - openedAt,
       size: sizing ? sizeOf(sizing, this.netReferenceUsdt, 0) : null,
+      quoteConversions: this.usdc?.conversionsOf(ticker, buyExchange, sellExchange) ?? [],
+      transferNote: transferNoteOf(buyExchange, sellExchange),
     };
     if (event.size) this.notePeakSize(route, event.profitPercentAskBid, event.size.maxSizeUsdt);
     return { event, sizing };

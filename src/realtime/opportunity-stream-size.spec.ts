@@ -14,6 +14,7 @@ import { flatLevels } from './depth.engine.js';
 const T0 = 1_800_000_000_000;
 const config = {
   realtime: { minProfitPercent: 0.1, debounceMs: 200, pricesIntervalMs: 1000, netReferenceUsdt: 1000 },
+  marketData: { exchanges: ['binance', 'bybit', 'okx', 'gate', 'bitget'] },
   history: { recorderEnabled: true },
   scaleOut: { role: 'all', redis: null },
 } as unknown as AppConfig;

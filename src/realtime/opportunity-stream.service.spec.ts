@@ -16,6 +16,7 @@ import { shareOneHiddenClass } from '../../test/utils/hidden-class.js';
 const T0 = 1_800_000_000_000;
 const config = {
   realtime: { minProfitPercent: 0.1, debounceMs: 200, pricesIntervalMs: 1000, netReferenceUsdt: 1000 },
+  marketData: { exchanges: ['binance', 'bybit', 'okx', 'gate', 'bitget'] },
   history: { recorderEnabled: true, minSpreadPercent: 0 },
   scaleOut: { role: 'all', redis: null },
 } as unknown as AppConfig;
@@ -77,7 +78,7 @@ describe('OpportunityStreamService', () => {
       ticker: 'ETH-USDT', buyExchange: 'binance', sellExchange: 'okx', buyPrice: 3000, sellPrice: 3009,
       profitPercentAskBid: expect.closeTo(0.3, 10) as number, volume: null, timestamp: new Date(T0 + 250).toISOString(),
       netProfitPercent: -0.005, network: 'ERC20', transferable: true, costsEstimated: false,
-      openedAt: new Date(T0 + 50).toISOString(), ageMs: 200, size: null,
+      openedAt: new Date(T0 + 50).toISOString(), ageMs: 200, size: null, quoteConversions: [], transferNote: null,
     });
   });
 
@@ -207,7 +208,7 @@ describe('OpportunityStreamService', () => {
     expect(events).toHaveLength(8);
     expect(Object.keys(events[0] as object)).toEqual([
       'ticker', 'buyExchange', 'sellExchange', 'buyPrice', 'sellPrice', 'profitPercentAskBid', 'volume', 'timestamp',
-      'netProfitPercent', 'network', 'transferable', 'costsEstimated', 'openedAt', 'ageMs', 'size',
+      'netProfitPercent', 'network', 'transferable', 'costsEstimated', 'openedAt', 'ageMs', 'size', 'quoteConversions', 'transferNote',
     ]);
     expect(shareOneHiddenClass(events)).toBe(true);
   });

@@ -17,6 +17,7 @@ import type { OpportunityFilter } from './opportunity-filter.js';
 import { OpportunityDebouncer } from './opportunity-debouncer.js';
 import { type OpportunityDepth, OpportunityPricer } from './opportunity-pricer.js';
 import type { EventPricings } from './opportunity-sizing.js';
+import { UsdcQuotes } from './usdc-quotes.js';
 
 /** How often episodes whose quotes went stale without a tick are ended (at the moment they lapsed). */
 export const EPISODE_SWEEP_MS = 1000;
@@ -37,6 +38,8 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
   private readonly debouncer: OpportunityDebouncer<Opportunity>;
   private readonly pricer: OpportunityPricer;
   private readonly fanOut: OpportunityFanOut;
+  /** USDC venues' quotes in USDT for the detector, and the conversions behind their events. */
+  private readonly usdc: UsdcQuotes;
   private subscription: Subscription | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly detects: boolean;
@@ -58,7 +61,8 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(RouteChangeQueue) private readonly changes: RouteChangeQueue | null = null,
   ) {
     const netReferenceUsdt = config.realtime.netReferenceUsdt;
-    this.pricer = new OpportunityPricer(costs, book, depth, netReferenceUsdt);
+    this.usdc = new UsdcQuotes(config.marketData.exchanges, book, QUOTE_STALE_MS);
+    this.pricer = new OpportunityPricer(costs, book, depth, netReferenceUsdt, this.usdc);
     this.fanOut = new OpportunityFanOut(netReferenceUsdt, () => this.clock.now());
     // An API instance detects nothing: it serves the ingest process's events.
     this.detects = config.scaleOut.role !== 'api';
@@ -79,7 +83,13 @@ export class OpportunityStreamService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (!this.detects) return;
-    this.subscription = this.bus.ticks.pipe(filter((tick) => tick.market === 'SPOT')).subscribe((tick) => {
+    this.subscription = this.bus.ticks.pipe(filter((tick) => tick.market === 'SPOT')).subscribe((raw) => {
+      const tick = this.usdc.forDetector(raw, this.clock.now());
+      // A USDC quote without a published USDC/USDT rate is compared with nothing.
+      if (!tick) {
+        if (this.usdc.isUsdc(raw.exchange) && raw.ticker.endsWith('-USDC')) this.detector.withdraw(raw.exchange, `${raw.ticker.slice(0, -5)}-USDT`, raw.receivedAt);
+        return;
+      }
       // A ticker naming another coin on this exchange takes part in no route.
       if (this.collisions.isExcluded(tick.exchange, tick.ticker)) {
         this.detector.withdraw(tick.exchange, tick.ticker, tick.receivedAt);

@@ -38,6 +38,8 @@ function hashOf(text: string): number {
 // Most perpetuals pay every 8 h; venues move volatile contracts to 4 h or 1 h. BTC and ETH stay
 // on 8 h everywhere, as on the real venues. Some venues rarely use 1 h (`funding.someHourly`).
 function defaultIntervalHours(exchange: ExchangeName, base: string, hash: number): number {
+  const fixed = simVenueOf(exchange).funding.everyHours;
+  if (fixed !== undefined) return fixed;
   if (base === 'BTC' || base === 'ETH') return 8;
   const oneHour = simVenueOf(exchange).funding.someHourly ? hash % 7 === 0 : false;
   if (oneHour) return 1;

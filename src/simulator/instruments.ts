@@ -51,6 +51,8 @@ const REFERENCES: Readonly<Record<string, Reference>> = {
   SUI: { mid: 4.1275, tick: 0.0001, volume: 95_000_000 },
   PEPE: { mid: 0.0000182, tick: 0.0000000001, volume: 140_000_000 },
   SHIB: { mid: 0.00002214, tick: 0.00000001, volume: 36_000_000 },
+  // Not in the default list: the stablecoin pair whose mid converts a USDC venue's prices.
+  USDC: { mid: 0.9999, tick: 0.0001, volume: 2_400_000_000 },
   // Not in the default list; SIM_SYMBOLS=...,BABYDOGE shows the venues' 1,000,000-unit lots.
   BABYDOGE: { mid: 0.0000000015, tick: 1e-13, volume: 18_000_000 },
 };

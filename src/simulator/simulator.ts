@@ -110,7 +110,13 @@ async function onRequest(deps: ControlDeps, req: IncomingMessage, res: ServerRes
     res.end('Service Unavailable');
     return;
   }
-  const restReq = target ? { method, host: target.host, path: target.path, query: url.searchParams, headers: req.headers } : undefined;
+  // A venue whose public calls are POSTs reads its parameters from the JSON body.
+  const posted = target && method === 'POST' ? await readJson(req) : undefined;
+  if (posted && !posted.ok) {
+    sendJson(res, posted.status, errorReply(posted.status, posted.message).body);
+    return;
+  }
+  const restReq = target ? { method, host: target.host, path: target.path, query: url.searchParams, headers: req.headers, body: posted?.body } : undefined;
   const limited = target && restReq ? deps.hub.strict.admitRest(target.protocol.name, restReq) : undefined;
   if (limited) {
     sendJson(res, limited.status, limited.body, limited.headers);

@@ -103,15 +103,16 @@ export function subscribeRequestOf(text: string): SubscribeRequest | undefined {
   const verb = msg.op ?? msg.method ?? msg.event;
   const lower = typeof verb === 'string' ? verb.toLowerCase() : '';
   if (lower !== 'subscribe' && lower !== 'unsubscribe') return undefined;
-  const list = msg.args ?? msg.params ?? msg.payload;
+  // One `subscription` object is one subscription (a venue that subscribes one channel a message).
+  const list = msg.args ?? msg.params ?? msg.payload ?? (typeof msg.subscription === 'object' && msg.subscription !== null ? [msg.subscription] : undefined);
   const args: unknown[] = Array.isArray(list) ? list : [];
   const argsChars = args.reduce<number>((sum, a) => sum + (typeof a === 'string' ? a.length : JSON.stringify(a).length), 0);
   return { raw: msg, args: args.length, argsChars, unsubscribe: lower === 'unsubscribe' };
 }
 
-/** True for a client's application ping, in any venue's shape: text `ping`, `{op:"ping"}`, or a `*.ping` channel. */
+/** True for a client's application ping, in any venue's shape: text `ping`, `{op:"ping"}`, `{method:"ping"}`, or a `*.ping` channel. */
 export function isClientPing(text: string): boolean {
-  return text === 'ping' || /"op"\s*:\s*"ping"/.test(text) || /"channel"\s*:\s*"[a-z]+\.ping"/.test(text);
+  return text === 'ping' || /"(op|method)"\s*:\s*"ping"/.test(text) || /"channel"\s*:\s*"[a-z]+\.ping"/.test(text);
 }
 
 /** The market a connection serves, from the URL the client dialled (a socket for both markets counts as spot). */

@@ -3,6 +3,7 @@ import { binance } from './binance/binance.venue.js';
 import { bitget } from './bitget/bitget.venue.js';
 import { bybit } from './bybit/bybit.venue.js';
 import { gate } from './gate/gate.venue.js';
+import { hyperliquid } from './hyperliquid/hyperliquid.venue.js';
 import { okx } from './okx/okx.venue.js';
 import type { VenueDescriptor } from './venue.js';
 
@@ -10,7 +11,7 @@ import type { VenueDescriptor } from './venue.js';
  * Every venue the service supports, one line each (docs/architecture.md "A venue is one
  * folder"). The order is the API's: exchange lists, enums and the detector's ties follow it.
  */
-export const VENUES = [binance, bybit, okx, gate, bitget, aster] as const;
+export const VENUES = [binance, bybit, okx, gate, bitget, aster, hyperliquid] as const;
 
 export type ExchangeName = (typeof VENUES)[number]['name'];
 

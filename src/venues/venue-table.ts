@@ -33,9 +33,20 @@ function row(v: VenueDescriptor): string {
     intervalSource(v.funding.interval),
     `${v.funding.history.kind} (${v.funding.history.size}), ${v.funding.historyCalls.calls} per ${duration(v.funding.historyCalls.windowMs)}`,
     restBan(v),
-    v.networks.access === 'public' ? 'public' : 'signed call (read-only keys)',
+    networksCell(v),
   ];
   return `| ${cells.join(' | ')} |`;
+}
+
+function networksCell(v: VenueDescriptor): string {
+  switch (v.networks.access) {
+    case 'public':
+      return 'public';
+    case 'signed':
+      return 'signed call (read-only keys)';
+    case 'none':
+      return 'none (on-chain venue)';
+  }
 }
 
 function intervalSource(source: FundingIntervalSource): string {

@@ -23,6 +23,12 @@ export interface VenueCcxt {
   readonly options: Readonly<Record<string, unknown>>;
   /** ccxt `options` added only to the client that holds read-only API keys. */
   readonly keyedOptions?: Readonly<Record<string, unknown>>;
+  /**
+   * Lot names the venue writes with a letter in front instead of a number (`kPEPE`: 1,000 PEPE),
+   * by prefix and units per lot. ccxt upper-cases such a name (`KPEPE`) and would read it as
+   * another coin; the factory renames it to the lot form the market model reads (`1000PEPE`).
+   */
+  readonly lotPrefixes?: Readonly<Record<string, number>>;
 }
 
 /** The venue's quote feeds: how symbols are spread over connections and how fast sockets may open. */
@@ -38,6 +44,12 @@ export interface VenueFeeds {
    * reconnect"): the feed re-dials at once instead of waiting for the close.
    */
   readonly upgradeNotice?: RegExp;
+  /**
+   * The ccxt watch a market's best bid and ask come from: `bidsAsks` (watchBidsAsks, the default)
+   * or `orderBook` (watchOrderBook, one subscription per symbol, its top levels read as the
+   * quote) on a venue whose ccxt client has no bid/ask channel.
+   */
+  readonly quotesFrom?: 'bidsAsks' | 'orderBook';
 }
 
 /** How the venue's order books are watched and how fast their subscriptions may change. */
@@ -135,8 +147,11 @@ export interface VenueEndpoints {
 
 /** The venue's currency networks. */
 export interface VenueNetworks {
-  /** `public`: the venue publishes its currencies; `signed`: only to a call with read-only keys. */
-  readonly access: 'public' | 'signed';
+  /**
+   * `public`: the venue publishes its currencies; `signed`: only to a call with read-only keys;
+   * `none`: it has no deposit networks to list (an on-chain venue: see `onChain`), and no call is made.
+   */
+  readonly access: 'public' | 'signed' | 'none';
   /** The field of the venue's own network row that holds the token contract address. */
   readonly contractField: string;
 }
@@ -154,6 +169,17 @@ export interface VenueStatus {
 export interface VenueDescriptor<N extends string = string> {
   /** The service's own name of the venue (EXCHANGES, the API's `exchange`). */
   readonly name: N;
+  /**
+   * The currency its perpetuals settle in and its markets are compared in (USDT where unstated).
+   * A USDC venue's markets are `BASE-USDC`; the service compares them with USDT markets only
+   * through a published USDC/USDT rate, never 1:1.
+   */
+  readonly quoteCurrency?: 'USDT' | 'USDC';
+  /**
+   * Set for a venue that settles on its own chain: it publishes no withdrawal-fee table, and a
+   * transfer to or from it goes through a bridge whose cost the service does not know.
+   */
+  readonly onChain?: { readonly transfer: string };
   /**
    * Watched when EXCHANGES is unset: the five the API's contract started with. A venue added later
    * is watched when EXCHANGES names it or says `all`.

@@ -182,6 +182,9 @@ describe('realtime streams through the simulator (rules: opportunities, streams)
         // Sized when both books are held already (the flattening's brief spreads asked for them),
         // else null: 1,000 USDT fill at the best levels, so the net equals the one above.
         size: o.size === null ? null : expect.objectContaining({ notionalUsdt: 1000, buyAvgPrice: 3000, sellAvgPrice: 3009, filledUsdt: 1000, netProfitPercent: -0.05 }),
+        // Additive: both venues quote USDT and neither is on-chain.
+        quoteConversions: [],
+        transferNote: null,
       });
       expect(Number(event.id)).toBeGreaterThan(0);
       expect(o.ageMs).toBe(Date.parse(o.timestamp) - Date.parse(o.openedAt));

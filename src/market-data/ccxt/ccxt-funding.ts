@@ -1,4 +1,5 @@
 import type { Exchange, FundingRate, MarketInterface } from 'ccxt';
+import { dec, roundPrice } from '../../common/money/money.js';
 import type { ExchangeName } from '../../market-model/exchanges.js';
 import type { FundingSnapshot } from '../market-data-source.js';
 import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
@@ -108,9 +109,13 @@ function toSnapshot(funding: VenueFunding, market: MarketInterface, rate: Fundin
   };
 }
 
-/** A lot's price (`1000PEPE`) per unit of the asset, as every other price of the service. */
+/**
+ * A lot's price (`1000PEPE`, `kPEPE`) per unit of the asset, as every other price of the service:
+ * in decimal, so 0.0182 ÷ 1,000 is 0.0000182, not the double 0.000018200000000000002.
+ */
 function perUnit(price: number | null, multiplier: number): number | null {
-  return price === null ? null : price / multiplier;
+  if (price === null || multiplier === 1) return price;
+  return roundPrice(dec(price).div(multiplier));
 }
 
 /** One snapshot per perpetual the exchange both lists and reports a funding entry for. */
@@ -124,7 +129,7 @@ export async function fetchFundingSnapshots(
   const out: FundingSnapshot[] = [];
   for (const [symbol, rate] of Object.entries(rates) as [string, FundingRate | undefined][]) {
     const market = markets[symbol];
-    if (!rate || !market || marketKind(market) !== 'FUTURES') continue;
+    if (!rate || !market || marketKind(market, venueOf(exchange).quoteCurrency) !== 'FUTURES') continue;
     out.push(toSnapshot(funding, market, rate, extras.get(symbol)));
   }
   return out;

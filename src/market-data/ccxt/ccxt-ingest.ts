@@ -14,7 +14,7 @@ import { chunk } from '../symbol-universe.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { fetchFundingSnapshots } from './ccxt-funding.js';
 import { fetchSettlementHistory } from './ccxt-funding-history.js';
-import { marketKind, symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
+import { marketKind, type Settle, symbolsByTicker, toListings, toTakerFees, toVolumes } from './ccxt-markets.js';
 import { toNetworks } from './ccxt-networks.js';
 import { fromCcxtSymbol, multiplierOfCcxtSymbol } from '../../market-model/ticker.js';
 import { toFeedClient } from './feed-client.js';
@@ -103,13 +103,13 @@ export class CcxtIngest {
     const held = this.marketHolders.get(key);
     if (held?.from === markets) return held.holder;
     const holder = this.options.createClient(exchange);
-    holder.setMarkets(Object.values(markets).filter((m): m is MarketInterface => m !== undefined && marketKind(m) === market));
+    holder.setMarkets(Object.values(markets).filter((m): m is MarketInterface => m !== undefined && marketKind(m, settleOf(exchange)) === market));
     this.marketHolders.set(key, { from: markets, holder });
     return holder;
   }
 
   async listMarkets(exchange: ExchangeName): Promise<MarketListing[]> {
-    return toListings(await this.loadMarkets(exchange));
+    return toListings(await this.loadMarkets(exchange), settleOf(exchange));
   }
 
   async fetchVolumes(exchange: ExchangeName): Promise<VolumeEntry[]> {
@@ -128,7 +128,7 @@ export class CcxtIngest {
 
   /** Settled funding of one listed perpetual since `since`; rejects when the exchange does not list it. */
   async fetchFundingHistory(exchange: ExchangeName, ticker: string, since: number): Promise<FundingSettlementRead[]> {
-    const symbol = symbolsByTicker(await this.loadMarkets(exchange)).get(`FUTURES|${ticker}`);
+    const symbol = symbolsByTicker(await this.loadMarkets(exchange), settleOf(exchange)).get(`FUTURES|${ticker}`);
     if (symbol === undefined) throw new Error(`${exchange} lists no perpetual ${ticker}`);
     let pacer = this.historyPacers.get(exchange);
     if (!pacer) {
@@ -141,7 +141,7 @@ export class CcxtIngest {
 
   /** Public per-market rates from the loaded markets; reloads markets as listMarkets does. */
   async fetchTradingFees(exchange: ExchangeName): Promise<TradingFee[]> {
-    return toTakerFees(await this.loadMarkets(exchange));
+    return toTakerFees(await this.loadMarkets(exchange), settleOf(exchange));
   }
 
   /**
@@ -150,6 +150,8 @@ export class CcxtIngest {
    * ccxt answers those three with no currencies and makes no call: networks unknown.
    */
   async fetchNetworks(exchange: ExchangeName): Promise<CurrencyNetwork[]> {
+    // An on-chain venue has no deposit networks of its own to list.
+    if (venueOf(exchange).networks.access === 'none') return [];
     const client = this.account(exchange) ?? this.rest(exchange);
     return toNetworks(await client.fetchCurrencies());
   }
@@ -173,7 +175,7 @@ export class CcxtIngest {
     }
     if (this.closed) return;
     const markets: Record<string, MarketInterface | undefined> = this.restClients.get(exchange)?.markets ?? {};
-    const symbols = symbolsByTicker(markets);
+    const symbols = symbolsByTicker(markets, settleOf(exchange));
     const listed = tickers
       .map((ticker, i) => ({ symbol: symbols.get(`${market}|${ticker}`) ?? '', index: indexes[i] ?? -1 }))
       .filter(({ symbol, index }) => markets[symbol] !== undefined && index >= 0);
@@ -195,7 +197,7 @@ export class CcxtIngest {
         beforeDial: pacer ? () => pacer.acquire() : undefined,
         contractSizes: part.map(({ symbol }) => (markets[symbol]?.contract ? (markets[symbol]?.contractSize ?? 1) : 1)),
         multipliers: part.map(({ symbol }) => multiplierOfCcxtSymbol(symbol)),
-        client: toFeedClient(client),
+        client: toFeedClient(client, limits.quotesFrom),
         clock: this.options.clock,
         silenceTimeoutMs: this.options.silenceTimeoutMs,
         backoff: this.options.backoff,
@@ -270,7 +272,7 @@ export class CcxtIngest {
 
   /** Parked markets the reload shows trading again: announced as listed and watched by a new feed. */
   private restoreTrading(exchange: ExchangeName, markets: Record<string, MarketInterface | undefined>): void {
-    const back = this.parked.takeTrading(exchange, new Set(symbolsByTicker(markets).keys()));
+    const back = this.parked.takeTrading(exchange, new Set(symbolsByTicker(markets, settleOf(exchange)).keys()));
     for (const market of ['SPOT', 'FUTURES'] as const) {
       const mine = back.filter((p) => p.market === market);
       if (mine.length === 0) continue;
@@ -285,9 +287,9 @@ export class CcxtIngest {
   private parkNotTrading(
     exchange: ExchangeName, market: Market, tickers: readonly string[], indexes: readonly number[], markets: Record<string, MarketInterface | undefined>,
   ): void {
-    const notTrading = notTradingByTicker(markets, market);
+    const notTrading = notTradingByTicker(markets, market, settleOf(exchange));
     if (notTrading.size === 0) return;
-    const trading = symbolsByTicker(markets);
+    const trading = symbolsByTicker(markets, settleOf(exchange));
     tickers.forEach((ticker, i) => {
       const reason = trading.has(`${market}|${ticker}`) ? undefined : notTrading.get(ticker);
       const index = indexes[i];
@@ -329,4 +331,9 @@ export class CcxtIngest {
 function disableCcxtReconnectBackoff(client: Exchange): void {
   const ws = (client.options as Record<string, unknown>)['ws'];
   client.options['ws'] = { ...(typeof ws === 'object' ? ws : {}), backoff: { base: 0, max: 0 } };
+}
+
+/** The currency the venue's perpetuals settle in (its folder's `quoteCurrency`). */
+function settleOf(exchange: ExchangeName): Settle {
+  return venueOf(exchange).quoteCurrency ?? 'USDT';
 }

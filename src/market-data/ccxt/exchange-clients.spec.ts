@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES } from '../../market-model/exchanges.js';
 import { CCXT_URL_KEYS, SERVICE_ENDPOINTS } from '../../config/exchange-urls.js';
-import { CCXT_VERSION, createExchangeClient, quoteVolumeOf, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
+import { venueOf } from '../../venues/registry.js';
+import { CCXT_VERSION, createExchangeClient, quoteVolumeOf, renameLetterLots, rewriteApiUrls, toBaseQuantity } from './exchange-clients.js';
 
 const SIM = 'http://127.0.0.1:18090';
 
@@ -19,10 +20,23 @@ describe('ccxt classes loaded by file', () => {
     expect(pkg.dependencies.ccxt).toBe(CCXT_VERSION);
   });
 
-  it.each(EXCHANGE_NAMES)('%s: the class is ccxt\'s pro client of that exchange', (name) => {
+  it.each(EXCHANGE_NAMES)('%s: the class is ccxt\'s pro client of that exchange, with the watch its quotes come from', (name) => {
     const client = createExchangeClient(name);
     expect(client.id).toBe(name);
-    expect(client.has.watchBidsAsks).toBe(true);
+    expect(client.has[venueOf(name).feeds.quotesFrom === 'orderBook' ? 'watchOrderBook' : 'watchBidsAsks']).toBe(true);
+  });
+});
+
+describe('renameLetterLots', () => {
+  it('reads a lower-case lot prefix before an upper-case name as the numeric lot; other names pass through', () => {
+    const client = createExchangeClient('binance');
+    renameLetterLots(client, { k: 1000 });
+    expect(client.safeCurrencyCode('kPEPE')).toBe('1000PEPE');
+    expect(client.safeCurrencyCode('kBONK')).toBe('1000BONK');
+    // KAVA and KNC are coins, not lots; a lower-case word is no coin name with a prefix.
+    expect(client.safeCurrencyCode('KAVA')).toBe('KAVA');
+    expect(client.safeCurrencyCode('KNC')).toBe('KNC');
+    expect(client.safeCurrencyCode('kas')).toBe('KAS');
   });
 });
 

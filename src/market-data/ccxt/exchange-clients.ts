@@ -91,7 +91,31 @@ export function createExchangeClient(exchange: ExchangeName, opts: ExchangeClien
     // ccxt refuses plain ws:// in Node without an agent.
     config.httpAgent = new http.Agent({ keepAlive: true });
   }
-  return new Pro(config);
+  const client = new Pro(config);
+  if (ccxt.lotPrefixes) renameLetterLots(client, ccxt.lotPrefixes);
+  return client;
+}
+
+/** ccxt 4.5.84's currency lookup, which every market, symbol and coin name of a client goes through. */
+interface CurrencyLookup {
+  safeCurrency(id: string | undefined, currency?: unknown): { code?: string };
+}
+
+/**
+ * Renames a venue's letter-prefixed lot names (`kPEPE`, 1,000 PEPE) to the numeric lot form
+ * (`1000PEPE`) wherever the client turns a venue name into a currency code: market symbols
+ * (`1000PEPE/USDC:USDC`), funding rows and websocket coins all agree, and the market model reads
+ * the lot as it reads binance's. Only a lower-case prefix before an upper-case name is a lot.
+ */
+export function renameLetterLots(client: Exchange, prefixes: Readonly<Record<string, number>>): void {
+  const lookup = client as unknown as CurrencyLookup;
+  const original = lookup.safeCurrency.bind(client);
+  const rules = Object.entries(prefixes).map(([prefix, units]) => ({ pattern: new RegExp(`^${prefix}(?=[A-Z])`), units }));
+  lookup.safeCurrency = (id, currency) => {
+    const rule = id === undefined ? undefined : rules.find((r) => r.pattern.test(id));
+    const found = original(id, currency);
+    return rule && id !== undefined ? { ...found, code: id.replace(rule.pattern, String(rule.units)) } : found;
+  };
 }
 
 /** A copy of ccxt's `urls.api` tree with the leaves at these dotted paths replaced. */

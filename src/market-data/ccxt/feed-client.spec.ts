@@ -1,6 +1,6 @@
 import type { Exchange } from 'ccxt';
 import { describe, expect, it } from 'vitest';
-import { toFeedClient } from './feed-client.js';
+import { toFeedClient, topOfBook } from './feed-client.js';
 
 /** The parts of ccxt 4.5.84's websocket client the feed patches (base/ws/WsClient.js). */
 class FakeWsClient {
@@ -58,5 +58,13 @@ describe('toFeedClient', () => {
     expect(ws.close()).toBe('disconnected');
     expect(socket.closes).toBe(2);
     expect(socket.terminations).toBe(1);
+  });
+});
+
+describe('topOfBook', () => {
+  it('reads the best bid and ask of a ccxt book with their sizes; an empty side is missing', () => {
+    expect(topOfBook({ symbol: 'BTC/USDC:USDC', timestamp: 7, bids: [[97_001.1, 0.5], [97_001, 1]], asks: [[97_001.3, 0.25]] }))
+      .toEqual({ symbol: 'BTC/USDC:USDC', bid: 97_001.1, bidVolume: 0.5, ask: 97_001.3, askVolume: 0.25, timestamp: 7 });
+    expect(topOfBook({ symbol: 'X', bids: [], asks: [[1, 2]] })).toMatchObject({ bid: undefined, ask: 1 });
   });
 });

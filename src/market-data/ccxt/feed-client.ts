@@ -93,16 +93,80 @@ export function deliverInline(exchange: Exchange): void {
 /** Rows of a quote book's price index (a one-level book uses two). */
 const QUOTE_BOOK_ROWS = 4;
 
+/** The part of a ccxt order book read as a quote: its side arrays (`[price, amount]`, best first). */
+interface CcxtBookTop {
+  symbol?: unknown;
+  timestamp?: unknown;
+  bids?: unknown;
+  asks?: unknown;
+}
+
+function bestOf(side: unknown): [number, number] | undefined {
+  const level: unknown = Array.isArray(side) ? side[0] : undefined;
+  return Array.isArray(level) && typeof level[0] === 'number' && typeof level[1] === 'number' ? [level[0], level[1]] : undefined;
+}
+
+/** The best bid and ask of a ccxt order book, as ccxt's bid/ask cache would hold them. */
+export function topOfBook(book: CcxtBookTop): CcxtBidAsk {
+  const bid = bestOf(book.bids);
+  const ask = bestOf(book.asks);
+  return {
+    symbol: typeof book.symbol === 'string' ? book.symbol : undefined,
+    bid: bid?.[0], bidVolume: bid?.[1], ask: ask?.[0], askVolume: ask?.[1],
+    timestamp: typeof book.timestamp === 'number' ? book.timestamp : undefined,
+  };
+}
+
+/**
+ * Quotes from the venue's order-book channel (its folder's `feeds.quotesFrom: 'orderBook'`):
+ * every book ccxt resolves is written, as its top level, into `cache[symbol]`, where a feed
+ * connection reads bid/ask updates. The book is caught where ccxt hands it to its waiters (the
+ * socket's `resolve`), whether or not a watch is pending for it.
+ */
+function quotesFromBooks(exchange: Exchange, cache: Record<string, CcxtBidAsk | undefined>): void {
+  const open = exchange.client.bind(exchange);
+  const patched = new WeakSet<object>();
+  exchange.client = (url: string) => {
+    const ws = open(url) as unknown as { resolve(result: unknown, hash?: string): unknown };
+    if (!patched.has(ws)) {
+      patched.add(ws);
+      const resolve = ws.resolve.bind(ws);
+      ws.resolve = (result, hash) => {
+        const book = result as CcxtBookTop | undefined;
+        if (typeof hash === 'string' && hash.startsWith('orderbook:') && typeof book?.symbol === 'string') cache[book.symbol] = topOfBook(book);
+        return resolve(result, hash);
+      };
+    }
+    return ws as unknown as ReturnType<Exchange['client']>;
+  };
+}
+
 /** A ccxt pro client as a FeedClient, its messages delivered inline (see deliverInline). */
-export function toFeedClient(exchange: Exchange): FeedClient {
+export function toFeedClient(exchange: Exchange, quotesFrom: 'bidsAsks' | 'orderBook' = 'bidsAsks'): FeedClient {
   deliverInline(exchange);
   // bybit's bid/ask channel is a one-level book (orderbook.1), kept by ccxt as an order book.
   compactOrderBooks(exchange, QUOTE_BOOK_ROWS);
+  if (quotesFrom === 'orderBook') {
+    const cache: Record<string, CcxtBidAsk | undefined> = {};
+    quotesFromBooks(exchange, cache);
+    return {
+      ...socketsOf(exchange),
+      bidsasks: cache,
+      // One subscription per symbol; settles with the first book of any of them.
+      watchBidsAsks: (symbols) => Promise.race(symbols.map((symbol) => exchange.watchOrderBook(symbol))),
+    };
+  }
   return {
+    ...socketsOf(exchange),
     get bidsasks() {
       return exchange.bidsasks as Record<string, CcxtBidAsk | undefined>;
     },
     watchBidsAsks: (symbols) => exchange.watchBidsAsks(symbols),
+  };
+}
+
+function socketsOf(exchange: Exchange): Pick<FeedClient, 'closed' | 'close' | 'terminate'> {
+  return {
     closed: () => {
       const sockets = Object.values(exchange.clients);
       if (sockets.length === 0) return Promise.reject(new Error('no open websocket'));

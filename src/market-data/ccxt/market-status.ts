@@ -35,10 +35,10 @@ export function marketStatusOf(m: MarketInterface): MarketStatus {
  * The spot or USDT-perpetual markets of one kind the venue lists but does not trade now, by
  * canonical ticker, each with the reason (the feeds leave them out and list them as refused).
  */
-export function notTradingByTicker(markets: Record<string, MarketInterface | undefined>, market: Market): Map<string, string> {
+export function notTradingByTicker(markets: Record<string, MarketInterface | undefined>, market: Market, settle: 'USDT' | 'USDC' = 'USDT'): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of Object.values(markets)) {
-    if (!m || !(market === 'SPOT' ? m.spot : m.swap && m.linear && m.settle === 'USDT')) continue;
+    if (!m || !(market === 'SPOT' ? m.spot : m.swap && m.linear && m.settle === settle)) continue;
     const status = marketStatusOf(m);
     if (status.state !== 'trading') out.set(fromCcxtSymbol(m.symbol), status.reason);
   }

@@ -56,7 +56,7 @@ export class DepthFeeds {
   hold(exchange: ExchangeName, market: Market, entries: readonly HeldBookEntry[]): void {
     void this.slot(exchange, market).then(async (slot) => {
       const markets = await this.options.markets(exchange);
-      const symbols = symbolsByTicker(markets);
+      const symbols = symbolsByTicker(markets, venueOf(exchange).quoteCurrency);
       const wanted = new Map<string, number>();
       for (const { id, ticker } of entries) {
         const symbol = symbols.get(`${market}|${ticker}`);

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField } from '../../common/openapi/api-field.decorator.js';
 import { OpportunitySizeDto } from './opportunity-size.dto.js';
+import { QuoteConversionDto } from './quote-conversion.dto.js';
 
 /** The `opportunities` rule: one event of GET /v1/realtime/arbitrage. */
 export class OpportunityEventDto {
@@ -78,4 +79,21 @@ export class OpportunityEventDto {
       'either book is unknown (not held yet, older than 5 s, or DEPTH_ENABLED=0)',
   })
   size: OpportunitySizeDto | null;
+
+  // Additive: venues that quote in USDC, and on-chain venues.
+
+  @ApiProperty({
+    type: [QuoteConversionDto],
+    description: 'For each side quoted in USDC (a USDC venue: its ticker there is BASE-USDC), how its price was brought into ' +
+      'USDT: buyPrice and sellPrice are USDT; the rate is a published USDC-USDT spot mid, never 1:1. Empty when both sides quote USDT',
+  })
+  quoteConversions: QuoteConversionDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'How a transfer to or from an on-chain venue of the route is treated (it publishes no withdrawal-fee table); null when both are exchanges',
+  })
+  transferNote: string | null;
 }

@@ -13,6 +13,8 @@ export interface RestRequest {
   query: URLSearchParams;
   /** Request headers, names in lower case as Node delivers them. */
   headers: IncomingHttpHeaders;
+  /** The JSON body of a POST (a venue whose public calls are POSTs), else undefined. */
+  body?: unknown;
 }
 
 export interface RestReply {

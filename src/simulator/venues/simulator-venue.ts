@@ -19,6 +19,8 @@ export interface VenueFundingHabits {
   readonly perpetuals: VenuePerpetuals;
   /** It moves some volatile perpetuals to hourly funding (BTC and ETH stay on 8 h everywhere). */
   readonly someHourly: boolean;
+  /** Every perpetual pays on this one interval, in hours (a venue that settles hourly), where set. */
+  readonly everyHours?: number;
 }
 
 /**
