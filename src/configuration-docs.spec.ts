@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { IsInt, IsOptional } from 'class-validator';
 import { describe, expect, it } from 'vitest';
+import { loadDemoEnv } from './config/demo-env.js';
 import { EnvDoc } from './config/env-doc.js';
+import { envVariableNames } from './config/validate-env.js';
+import { SIMULATOR_VARIABLES } from './simulator/simulator-config.js';
 import { configurationDocs, README_SETTINGS } from './configuration-docs.js';
 
 const pages = { page: readFileSync('docs/configuration.md', 'utf8'), readme: readFileSync('README.md', 'utf8') };
@@ -36,5 +39,19 @@ describe('configurationDocs', () => {
   it('shows the README settings in the README with links that resolve from the repository root', () => {
     for (const name of README_SETTINGS) expect(pages.readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
     expect(pages.readme).not.toContain('](../');
+  });
+
+  it('covers the demo launcher too: it reads only variables of the service or the simulator', () => {
+    const read = new Set<string>();
+    const env = new Proxy<Record<string, string | undefined>>({}, {
+      get: (_, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    });
+    loadDemoEnv(env);
+    const documented = new Set([...envVariableNames(), ...SIMULATOR_VARIABLES.map((v) => v.name)]);
+    expect([...read].filter((name) => !documented.has(name))).toEqual([]);
+    expect(read.size).toBeGreaterThan(0);
   });
 });
