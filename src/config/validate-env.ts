@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync } from 'class-validator';
+import { validateSync } from 'class-validator';
 import { APP_CONFIG, type AppConfig } from './app-config.js';
+import { declaredVariables } from './env-doc.js';
 import { EnvDto } from './env.dto.js';
 import { toMarketDataConfig } from './market-data-config.js';
 import { defaultKeyFile, parseSecretsKey, parseSecretsKeyList } from './secrets-config.js';
@@ -15,8 +16,7 @@ export class InvalidEnvironmentError extends Error {
 
 /** Every variable EnvDto declares (from its validation metadata, so optional ones count too). */
 export function envVariableNames(): string[] {
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvDto, '', true, false);
-  return [...new Set(metadata.map((m) => m.propertyName))];
+  return declaredVariables(EnvDto);
 }
 
 /** Validates the raw environment; throws naming every bad variable and its rule. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SIM_SYMBOLS } from './instruments.js';
-import { loadSimulatorConfig } from './simulator-config.js';
+import { loadSimulatorConfig, SIMULATOR_VARIABLES } from './simulator-config.js';
 
 describe('loadSimulatorConfig', () => {
   it('defaults: port 8090 on 127.0.0.1, the twenty symbols, no walk, strict mode on', () => {
@@ -46,5 +46,17 @@ describe('loadSimulatorConfig', () => {
     [{ SIM_LIFETIME_SCALE: '11' }, 'SIM_LIFETIME_SCALE'],
   ])('names the bad variable: %j', (env, variable) => {
     expect(() => loadSimulatorConfig(env)).toThrow(variable);
+  });
+
+  it('reads only the variables docs/configuration.md lists (SIMULATOR_VARIABLES), and every one of them', () => {
+    const read = new Set<string>();
+    const env = new Proxy<Record<string, string | undefined>>({}, {
+      get: (_, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    });
+    loadSimulatorConfig(env);
+    expect([...read].sort()).toEqual(SIMULATOR_VARIABLES.map((v) => v.name).sort());
   });
 });
