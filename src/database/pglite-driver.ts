@@ -121,7 +121,7 @@ export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers = 16MB', 'm
  * of weight (undici's HTTP parser is the only other module).
  *
  * `--liftoff-only` alone is not enough at run time: V8 applies a flag's implications only to
- * start-up flags, and from Node 22's V8 on the tier-up reads the implied flags, not
+ * start-up flags, and on Node 24's V8 (13.6) the tier-up reads the implied flags, not
  * `--liftoff-only` itself, so set alone it left the engine tiering up as before (Node 24: 955 MB
  * peak in embedded-memory.int-spec.ts instead of about 300). The two implied flags are set with
  * it; `test/integration/embedded-wasm-tier.int-spec.ts` checks that a hot function stays on

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The embedded engine's WebAssembly stays on V8's baseline compiler (rules: embedded-memory).
  * V8 ignores, without a word, a flag set at run time that it no longer reads: `--liftoff-only`
- * alone stopped applying on Node 22's V8 and the engine tiered up again (954 MB peak in
+ * alone stopped applying on Node 24's V8 and the engine tiered up again (955 MB peak in
  * embedded-memory.int-spec.ts's probe on Node 24). A process of its own
  * (embedded-wasm-tier.probe.ts) sets EMBEDDED_WASM_FLAGS as the driver does and runs a hot
  * WebAssembly function: it stays on Liftoff, while without the flags the same function is
