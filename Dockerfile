@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # --- build: compile TypeScript with the dev dependencies ---
-FROM node:20.20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The dashboard's own lockfile: the root install's postinstall installs it.
@@ -12,7 +12,7 @@ COPY web ./web
 RUN npm run build && npm run build:web
 
 # --- runtime: production dependencies only, non-root ---
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # The image is for watching venues: the feeds are on (the service's own default, off, is for tests).
 ENV NODE_ENV=production PORT=3000 DB_PATH=/data/pglite ENABLED_WEBSOCKET=1
 # A container is reached only through its published ports, so it listens on every interface and

@@ -1,5 +1,5 @@
 // `npm run bench:embedded-wasm`: the embedded engine (PGlite) on V8's default tiers against
-// Liftoff only (EMBEDDED_WASM_FLAG, src/database/pglite-driver.ts). Each round starts a fresh
+// Liftoff only (EMBEDDED_WASM_FLAGS, src/database/pglite-driver.ts, the same three flags). Each round starts a fresh
 // process per mode, in turn, on a copy of one initialised folder: it writes 100 batches of 1,000
 // market samples to warm up (the optimising compiler's tier-up happens here), then times the CPU
 // of 100 more batches and 50 grouped reads (process.cpuUsage, every thread), and reports its RSS.
@@ -15,7 +15,7 @@ const settings = JSON.stringify(['shared_buffers = 16MB', 'maintenance_work_mem 
 const child = `
 import v8 from 'node:v8';
 import { readFileSync } from 'node:fs';
-if (process.argv[2] === 'liftoff') v8.setFlagsFromString('--liftoff-only');
+if (process.argv[2] === 'liftoff') v8.setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
 const { PGlite } = await import(${JSON.stringify(pglite)});
 const db = await PGlite.create(process.argv[1], { postgresqlconf: ${settings} });
 await db.exec('create table if not exists s (id bigserial primary key, at timestamptz, exchange text, ticker text, bid numeric, ask numeric)');

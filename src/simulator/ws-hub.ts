@@ -77,7 +77,9 @@ export class WsHub {
     const open = [...this.connections].filter((c) => c.protocol.name === protocol.name).length;
     const admitted = this.strict.admitConnection(protocol.name, open);
     if (!admitted.ok) {
-      // Refused before the handshake, as a venue's gateway answers (ccxt: the dial fails).
+      // Refused before the handshake, as a venue's gateway answers (ccxt: the dial fails). A
+      // client already gone makes the write fail (EPIPE); unheard, that error ended the simulator.
+      socket.once('error', () => socket.destroy());
       socket.end(`HTTP/1.1 ${admitted.status} ${admitted.reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }

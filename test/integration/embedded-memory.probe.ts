@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { limitHeapGrowth } from '../../src/common/memory/heap-growth.js';
 import { dataSourceOptions } from '../../src/database/database-options.js';
 import { type MarketSample, MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 
@@ -11,7 +12,9 @@ import { type MarketSample, MarketSampleRepository } from '../../src/market-data
  * opens the embedded database in a new folder, then writes PROBE_ROWS market samples the way the
  * sample recorder does (one multi-row insert of 3,020 markets per tick), and prints the process's
  * RSS (VmRSS) after opening, after the writes, and its peak (VmHWM), in MB, as one JSON line.
+ * Started with the service's node flags; limits the heap growth first, as the service's entry does.
  */
+limitHeapGrowth();
 const ROWS = Number(process.env.PROBE_ROWS ?? 100_000);
 const MARKETS = 3_020;
 
