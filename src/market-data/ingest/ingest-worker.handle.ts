@@ -150,7 +150,7 @@ export class IngestWorker {
     this.worker = worker;
     this.startedAt = this.options.clock.now();
     worker.on('message', (m: FromWorker) => this.onMessage(m));
-    worker.on('error', (err) => this.onDeath(worker, `${err.name}: ${err.message}`));
+    worker.on('error', (err: Error) => this.onDeath(worker, `${err.name}: ${err.message}`));
     worker.on('exit', (code) => this.onDeath(worker, `exited with code ${code}`));
     for (const watch of this.watches) this.send(worker, { kind: 'watch', ...watch });
     for (const message of this.depth.values()) this.send(worker, message);
