@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_NAMES } from '../../src/market-model/exchanges.js';
+import { venueOf } from '../../src/venues/registry.js';
 import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
 import type { MarketDataSource } from '../../src/market-data/market-data-source.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
@@ -84,7 +85,9 @@ describe('opportunity-history recorder fed by the simulator (rules: recorders)',
 
   it('the source reads every exchange\'s spot taker fee from the markets the simulator lists', async () => {
     const source = m.app.app.get<MarketDataSource>(MARKET_DATA_SOURCE);
-    const fees = await Promise.all(EXCHANGE_NAMES.map(async (e) => (await source.fetchTradingFees?.(e))?.find((f) => f.ticker === 'BTC-USDT')));
+    // BTC-USDT is listed where the venue quotes in USDT (a USDC venue lists BTC-USDC).
+    const usdt = EXCHANGE_NAMES.filter((e) => (venueOf(e).quoteCurrency ?? 'USDT') === 'USDT');
+    const fees = await Promise.all(usdt.map(async (e) => (await source.fetchTradingFees?.(e))?.find((f) => f.ticker === 'BTC-USDT')));
     expect(fees.every((f) => f !== undefined && f.takerPercent > 0 && f.takerPercent < 1)).toBe(true);
   });
 
