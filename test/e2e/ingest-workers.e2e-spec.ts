@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES, type ExchangeName } from '../../src/market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, type ExchangeName } from '../../src/market-model/exchanges.js';
 import type { WorkerMarketDataSource } from '../../src/market-data/ingest/worker-market-data.source.js';
 import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
@@ -50,7 +50,7 @@ describe('ingest workers', () => {
     });
     source = app.app.get<WorkerMarketDataSource>(MARKET_DATA_SOURCE);
     book = app.app.get(QuoteBook);
-    await until(health, (h) => EXCHANGE_NAMES.every((e) => h[e]?.connected), 20_000);
+    await until(health, (h) => DEFAULT_EXCHANGES.every((e) => h[e]?.connected), 20_000);
   });
 
   afterAll(async () => {
@@ -61,20 +61,20 @@ describe('ingest workers', () => {
   it('spreads the five exchanges over the configured workers, each exchange on exactly one', () => {
     const owned = source.ingestWorkers.map((w) => [...w.exchanges]);
     expect(owned).toHaveLength(2);
-    expect(owned.flat().sort()).toEqual([...EXCHANGE_NAMES].sort());
+    expect(owned.flat().sort()).toEqual([...DEFAULT_EXCHANGES].sort());
     expect(source.ingestWorkers.every((w) => w.thread !== null)).toBe(true);
     // Heap limits as configured: INGEST_WORKER_HEAP_MB (default 224) and the 48 MB young generation.
     expect(source.ingestWorkers[0]?.thread?.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 224, maxYoungGenerationSizeMb: 48 });
   });
 
   it('carries quotes from every worker to the quote book, counting what the workers received', async () => {
-    for (const [i, exchange] of EXCHANGE_NAMES.entries()) await putQuote(exchange, 50_000 + i);
-    for (const [i, exchange] of EXCHANGE_NAMES.entries()) await until(seesQuote(exchange, 50_000 + i), (b) => b !== undefined, 5_000);
+    for (const [i, exchange] of DEFAULT_EXCHANGES.entries()) await putQuote(exchange, 50_000 + i);
+    for (const [i, exchange] of DEFAULT_EXCHANGES.entries()) await until(seesQuote(exchange, 50_000 + i), (b) => b !== undefined, 5_000);
     // The counters are the workers' periodic snapshots: one taken between a quote's arrival and
     // its batch's flush shows it received before any batch, so wait for a snapshot with both.
     const counts = await until(
       () => source.ingestCounters(),
-      (c) => EXCHANGE_NAMES.every((e) => c.received[e] > 0) && c.workers.length === 2 && c.workers.every((w) => w.up && w.batches > 0),
+      (c) => DEFAULT_EXCHANGES.every((e) => c.received[e] > 0) && c.workers.length === 2 && c.workers.every((w) => w.up && w.batches > 0),
       5_000,
     );
     expect(counts.workers).toHaveLength(2);
@@ -96,7 +96,7 @@ describe('ingest workers', () => {
     };
     const { body: text, before: conflatedNow } = await until(scrape, (s) => s.before === s.after, 5_000);
     const value = (line: string): number => Number(new RegExp(`^${line.replace(/[{}+.]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
-    for (const e of EXCHANGE_NAMES) expect(value(`market_ingest_received_total{exchange="${e}"}`)).toBeGreaterThan(0);
+    for (const e of DEFAULT_EXCHANGES) expect(value(`market_ingest_received_total{exchange="${e}"}`)).toBeGreaterThan(0);
     expect(value('market_ingest_conflated_total{exchange="binance"}')).toBe(conflatedNow);
     expect(value('market_tick_latency_seconds_count{stage="worker_to_book",exchange="binance"}')).toBeGreaterThan(0);
     expect(value('market_tick_latency_seconds_count{stage="exchange_to_book",exchange="binance"}')).toBeGreaterThan(0);
@@ -109,7 +109,7 @@ describe('ingest workers', () => {
 
   it('takes the simulator\'s load mode: everything it sends arrives through the real ccxt clients', async () => {
     const sent = async (): Promise<number> => ((await (await fetch(`${sim.url}/_sim/load`)).json()) as { sent: number }).sent;
-    const received = (): number => EXCHANGE_NAMES.reduce((n, e) => n + source.ingestCounters().received[e], 0);
+    const received = (): number => DEFAULT_EXCHANGES.reduce((n, e) => n + source.ingestCounters().received[e], 0);
     const [sent0, received0] = [await sent(), received()];
     const post = (rate: number) =>
       fetch(`${sim.url}/_sim/load`, { method: 'POST', body: JSON.stringify({ rate }), headers: { 'content-type': 'application/json' } });
@@ -135,7 +135,7 @@ describe('ingest workers', () => {
     const during = await until(health, (h) => downExchanges.every((e) => h[e]?.connected === false), 2_000);
     expect(upExchanges.every((e) => during[e]?.connected)).toBe(true);
 
-    const after = await until(health, (h) => EXCHANGE_NAMES.every((e) => h[e]?.connected), 15_000);
+    const after = await until(health, (h) => DEFAULT_EXCHANGES.every((e) => h[e]?.connected), 15_000);
     expect(victim.restarts).toBe(1);
     for (const e of downExchanges) expect(after[e]?.reconnects).toBeGreaterThan(before[e]?.reconnects ?? 0);
     for (const e of upExchanges) expect(after[e]?.reconnects).toBe(before[e]?.reconnects);

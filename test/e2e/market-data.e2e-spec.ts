@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { FundingRateBook } from '../../src/market-data/funding-rate-book.js';
 import { MarketSampleRepository } from '../../src/market-data/market-sample.repository.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
@@ -37,7 +37,7 @@ describe('market data through the exchange simulator', () => {
     expect(res.status, await res.clone().text()).toBe(200);
   };
   const allConnected = (h: Record<string, ExchangeHealth>): boolean =>
-    EXCHANGE_NAMES.every((e) => h[e]?.connected === true);
+    DEFAULT_EXCHANGES.every((e) => h[e]?.connected === true);
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, host: '127.0.0.1', symbols: ['BTC', 'ETH', 'SOL'] });
@@ -59,8 +59,8 @@ describe('market data through the exchange simulator', () => {
 
   it('shows all five exchanges connected on /health/market with their markets', async () => {
     // A feed counts as connected once its socket is up; its first quote may land a moment later.
-    const h = await until(health, (r) => allConnected(r) && EXCHANGE_NAMES.every((e) => r[e]?.lastMessageAt != null), 20_000);
-    for (const e of EXCHANGE_NAMES) {
+    const h = await until(health, (r) => allConnected(r) && DEFAULT_EXCHANGES.every((e) => r[e]?.lastMessageAt != null), 20_000);
+    for (const e of DEFAULT_EXCHANGES) {
       expect(h[e]).toMatchObject({ connected: true, markets: 6 });
       expect(Date.parse(h[e]?.lastMessageAt ?? '')).toBeGreaterThan(Date.now() - 10_000);
     }
@@ -68,7 +68,7 @@ describe('market data through the exchange simulator', () => {
   });
 
   it('delivers a pushed quote to the quote book within 1 s, spot and perpetual, on every exchange', async () => {
-    const quotes = EXCHANGE_NAMES.flatMap((exchange) =>
+    const quotes = DEFAULT_EXCHANGES.flatMap((exchange) =>
       (['SPOT', 'FUTURES'] as const).map((market, i) => ({
         exchange, market, ticker: 'SOL-USDT', bid: 150.25 + i, ask: 150.5 + i, bidQty: 3, askQty: 4,
       })),
@@ -96,11 +96,11 @@ describe('market data through the exchange simulator', () => {
     await control('POST', '/_sim/drop', {});
     const after = await until(
       health,
-      (h) => allConnected(h) && EXCHANGE_NAMES.every((e) => (h[e]?.reconnects ?? 0) > (before[e]?.reconnects ?? 0)),
+      (h) => allConnected(h) && DEFAULT_EXCHANGES.every((e) => (h[e]?.reconnects ?? 0) > (before[e]?.reconnects ?? 0)),
       10_000,
     );
     expect(after.binance?.connected).toBe(true);
-    for (const e of EXCHANGE_NAMES) await pushAndExpect(e, 'FUTURES', 2000 + e.length);
+    for (const e of DEFAULT_EXCHANGES) await pushAndExpect(e, 'FUTURES', 2000 + e.length);
   });
 
   it('detects a connection that stays open but sends nothing, and replaces it', async () => {

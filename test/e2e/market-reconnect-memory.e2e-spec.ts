@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../../src/market-model/exchanges.js';
+import { DEFAULT_EXCHANGES } from '../../src/market-model/exchanges.js';
 import { MARKET_DATA_SOURCE } from '../../src/market-data/market-data.constants.js';
 import { MarketDataService } from '../../src/market-data/market-data.service.js';
 import type { WorkerMarketDataSource } from '../../src/market-data/ingest/worker-market-data.source.js';
@@ -56,10 +56,10 @@ describe('market data: memory over many reconnects', () => {
     await sim?.close();
   });
 
-  const allUp = (): boolean => EXCHANGE_NAMES.every((e) => feeds.healthReport()[e]?.connected);
-  const reconnects = (): number => EXCHANGE_NAMES.reduce((n, e) => n + (feeds.healthReport()[e]?.reconnects ?? 0), 0);
+  const allUp = (): boolean => DEFAULT_EXCHANGES.every((e) => feeds.healthReport()[e]?.connected);
+  const reconnects = (): number => DEFAULT_EXCHANGES.reduce((n, e) => n + (feeds.healthReport()[e]?.reconnects ?? 0), 0);
   const quote = (bid: number) =>
-    EXCHANGE_NAMES.flatMap((exchange) =>
+    DEFAULT_EXCHANGES.flatMap((exchange) =>
       (['SPOT', 'FUTURES'] as const).map((market) => ({ exchange, market, ticker: 'BTC-USDT', bid, ask: bid + 1 })),
     );
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseFrame } from '../../src/common/sse/sse-frame.js';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { OpportunityStreamService } from '../../src/realtime/opportunity-stream.service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
@@ -49,7 +49,7 @@ describe('venue names: lots per unit and name collisions', () => {
       HISTORY_INTERVAL_MS: '0',
     });
     book = app.app.get(QuoteBook);
-    await until(health, (h) => EXCHANGE_NAMES.every((e) => h.exchanges[e]?.connected), 60_000);
+    await until(health, (h) => DEFAULT_EXCHANGES.every((e) => h.exchanges[e]?.connected), 60_000);
   }, 90_000);
 
   afterAll(async () => {
@@ -86,7 +86,7 @@ describe('venue names: lots per unit and name collisions', () => {
     // 1000PEPE at binance: 25,000 USDT of book is 1,373,626,374 PEPE = 1,373,626.374 lots, back in PEPE.
     expect(book.get('binance', 'FUTURES', 'PEPE-USDT')?.bidQty).toBeCloseTo(1_373_626_374, 3);
     const h = await health();
-    for (const e of EXCHANGE_NAMES) expect(h.exchanges[e]).toMatchObject({ connected: true, markets: 10, refused: [] });
+    for (const e of DEFAULT_EXCHANGES) expect(h.exchanges[e]).toMatchObject({ connected: true, markets: 10, refused: [] });
     expect(h.excluded).toEqual([]);
   }, 40_000);
 

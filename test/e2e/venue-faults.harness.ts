@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, type ExchangeName, type Market } from '../../src/market-model/exchanges.js';
 import { QuoteBook } from '../../src/market-data/quote-book.js';
 import { DEFAULT_SIM_SYMBOLS } from '../../src/simulator/instruments.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/simulator.js';
@@ -52,7 +52,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     let sim: RunningSimulator;
     let app: TestApp;
     let book: QuoteBook;
-    const others = EXCHANGE_NAMES.filter((e) => e !== exchange);
+    const others = DEFAULT_EXCHANGES.filter((e) => e !== exchange);
     const ETH = 'ETH-USDT';
 
     const health = async (): Promise<Record<ExchangeName, ExchangeHealth>> => {
@@ -141,14 +141,14 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     });
 
     it('connects every exchange within the limits', async () => {
-      const h = await until(health, (x) => EXCHANGE_NAMES.every((e) => x[e]?.connected && x[e]?.markets === MARKETS), 60_000);
-      for (const e of EXCHANGE_NAMES) expect(h[e]).toMatchObject({ connected: true, markets: MARKETS, refused: [] });
+      const h = await until(health, (x) => DEFAULT_EXCHANGES.every((e) => x[e]?.connected && x[e]?.markets === MARKETS), 60_000);
+      for (const e of DEFAULT_EXCHANGES) expect(h[e]).toMatchObject({ connected: true, markets: MARKETS, refused: [] });
       await expectNoViolations();
     }, 90_000);
 
     it(`a forced disconnect${LIFETIME_VENUES.has(exchange) ? ' and the 24 h lifetime heal' : ' heals'} with a gap of at most one reconnect`, async () => {
       const before = await health();
-      const oldest = await oldestQuoteDuring(EXCHANGE_NAMES, async () => {
+      const oldest = await oldestQuoteDuring(DEFAULT_EXCHANGES, async () => {
         expect(await control('POST', '/_sim/drop', { exchange })).toMatchObject({ dropped: 2 });
         await until(health, (h) => h[exchange].reconnects >= before[exchange].reconnects + 2 && h[exchange].connected, 20_000);
         // binance and bitget hold one socket per market type here: the lifetime (20 s) replaces each.
@@ -170,7 +170,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     }, 90_000);
 
     it('a REST 429 burst pauses its REST until Retry-After (never called early) while quotes flow, then REST heals', async () => {
-      const oldest = await oldestQuoteDuring(EXCHANGE_NAMES, async () => {
+      const oldest = await oldestQuoteDuring(DEFAULT_EXCHANGES, async () => {
         await control('PUT', '/_sim/strict', { restScale: 0.0005 });
         await until(violations, (v) => (v.byExchange[exchange]?.['rest-rate-limit'] ?? 0) > 0, 15_000);
         await sleep(FLOWING_MS + 1_000); // time: quotes must keep flowing through the REST ban for longer than a quote's freshness
@@ -207,7 +207,7 @@ export function describeVenueFaults(exchange: ExchangeName): void {
     it('a delisted symbol is refused or dropped and reported on /health/market; the rest of its connection flows', async () => {
       const delisted = `${BASES[5] ?? ''}-USDT`;
       const skip = new Set([`${exchange}|SPOT|${delisted}`]);
-      const oldest = await oldestQuoteDuring(EXCHANGE_NAMES, async () => {
+      const oldest = await oldestQuoteDuring(DEFAULT_EXCHANGES, async () => {
         await control('POST', '/_sim/delist', { exchange, ticker: delisted, market: 'SPOT', delisted: true });
         // A reconnect re-subscribes it: refused with the venue's error (binance accepts it and
         // stays silent; the markets reload, every 2 s here, drops it there).
