@@ -58,7 +58,7 @@ describe('control API', () => {
     const { status, json } = await call('GET', '/_sim/state');
     expect(status).toBe(200);
     const state = json as { quotes: unknown[]; walk: { enabled: boolean }; exchanges: Record<string, unknown> };
-    expect(state.quotes).toHaveLength(2 * 2 * 5);
+    expect(state.quotes).toHaveLength(2 * 2 * EXCHANGE_NAMES.length);
     expect(state.walk.enabled).toBe(false);
     // The simulator speaks every venue of the registry.
     expect(Object.keys(state.exchanges)).toEqual([...EXCHANGE_NAMES]);
