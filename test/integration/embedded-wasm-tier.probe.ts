@@ -35,7 +35,6 @@ const deadline = Date.now() + Number(process.env.PROBE_SECONDS ?? 10) * 1000;
 let calls = 0;
 while (!isTurboFan(f) && Date.now() < deadline) {
   for (let i = 0; i < 100; i++, calls++) f(100_000);
-  // Tier-up compiles on a background thread; give it a turn.
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 10)); // time: tier-up compiles on a background thread with no event to wait on; the loop yields it a turn
 }
 process.stdout.write(`${JSON.stringify({ calls, liftoff: isLiftoff(f), turboFan: isTurboFan(f) })}\n`);
