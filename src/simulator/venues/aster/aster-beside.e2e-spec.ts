@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_NAMES } from '../../../market-model/exchanges.js';
+import { DEFAULT_EXCHANGES, type ExchangeName } from '../../../market-model/exchanges.js';
 import { SseTestClient } from '../../../../test/utils/sse-client.js';
 import { type MarketFixture, type SimQuote, startMarketFixture } from '../../../../test/utils/market-fixture.js';
 
@@ -9,7 +9,9 @@ import { type MarketFixture, type SimQuote, startMarketFixture } from '../../../
  * simulator's control API reaches the price stream (spot and perpetual), and an aster spot bid far
  * above the others' asks opens a route from each of the five (buy there, sell on aster).
  */
-const OTHERS = EXCHANGE_NAMES.filter((e) => e !== 'aster');
+/** aster and the five a default start watches (another added venue may quote in another currency). */
+const HERE: ExchangeName[] = [...DEFAULT_EXCHANGES, 'aster'];
+const OTHERS = HERE.filter((e) => e !== 'aster');
 
 interface PriceEntry { exchange: string; market: string; ticker: string; bid: number; ask: number }
 interface Opportunity { ticker: string; buyExchange: string; sellExchange: string }
@@ -23,10 +25,10 @@ describe('aster beside the five: price stream and opportunities', () => {
     await c.waitOpen();
     return c;
   };
-  const flat: SimQuote[] = EXCHANGE_NAMES.flatMap((exchange) => (['SPOT', 'FUTURES'] as const).map((market) => ({ exchange, market, ticker: 'ETH-USDT', bid: 3000, ask: 3000.5 })));
+  const flat: SimQuote[] = HERE.flatMap((exchange) => (['SPOT', 'FUTURES'] as const).map((market) => ({ exchange, market, ticker: 'ETH-USDT', bid: 3000, ask: 3000.5 })));
 
   beforeAll(async () => {
-    m = await startMarketFixture([...EXCHANGE_NAMES], ['BTC-USDT', 'ETH-USDT'], {
+    m = await startMarketFixture([...HERE], ['BTC-USDT', 'ETH-USDT'], {
       SAMPLE_INTERVAL_MS: '0', HISTORY_INTERVAL_MS: '0', ARBITRAGE_DEBOUNCE_MS: '50', ARBITRAGE_RATE_LIMIT: '100000',
     });
     await m.waitConnected(30_000);
