@@ -75,7 +75,8 @@ function allowedFromValidators(schema: new () => object, name: string): string |
   if (list && Array.isArray(list.constraints?.[0])) return (list.constraints[0] as unknown[]).map((v) => `\`${String(v)}\``).join(', ');
   const prefix = `${name} must be `;
   const message = metadata.map((m) => m.message).find((m): m is string => typeof m === 'string' && m.startsWith(prefix));
-  return message?.slice(prefix.length);
+  // A URL scheme in the rule (`a postgres:// URL`) is code, not a link a reader could follow.
+  return message?.slice(prefix.length).replace(/\b([a-z]+:\/\/)/g, '`$1`');
 }
 
 function defaultOf(value: unknown, unset: string | undefined): string {
